@@ -1,0 +1,1 @@
+"""Exact analysis of games (PAR sheets)."""

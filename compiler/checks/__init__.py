@@ -1,0 +1,24 @@
+"""Static checks: passes over a resolved game, each returning diagnostics.
+
+Every pass has the signature `check(game) -> list[Diagnostic]` and never
+raises; `run_checks` runs them all in a fixed order.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, Span, error
+from ..model import Game
+
+PASSES: list = []
+
+
+def run_checks(game: Game) -> list[Diagnostic]:
+    """Run every registered pass; a pass that fails is reported, not raised."""
+    out: list[Diagnostic] = []
+    for check in PASSES:
+        try:
+            out.extend(check(game))
+        except Exception as exc:  # noqa: BLE001 - a bug in one pass must not hide the others
+            out.append(error("E0999", f"internal error in check {check.__module__}: {exc}", Span(game.path, 1, 1),
+                             "please report this with the spec"))
+    return out

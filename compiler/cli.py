@@ -1,0 +1,160 @@
+"""The `croupier` command: build, check, play (and the analysis and simulation commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import pipeline
+from .diagnostics import Diagnostic, render_all, to_json
+from .engine_loader import load_engine
+from .explain import explain_hand, explain_round, explain_table
+
+
+def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
+    if args_specs:
+        return [Path(s) for s in args_specs], False
+    return pipeline.default_specs(), True
+
+
+def _print_diags(diags: list[Diagnostic], sources: dict[str, str], fmt: str, stream) -> None:
+    if fmt == "json":
+        print(to_json(diags), file=stream)
+    elif diags:
+        print(render_all(diags, sources), file=stream)
+
+
+def cmd_build(args) -> int:
+    specs, full = _specs(args.specs)
+    results, loader = pipeline.compile_all(specs)
+    diags = [d for r in results for d in r.diagnostics]
+    _print_diags(diags, loader.sources, "text", sys.stderr)
+    if not all(r.ok for r in results):
+        print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
+        return 1
+    out = Path(args.out) if args.out else pipeline.ROOT / "generated"
+    written = pipeline.write_artefacts(results, out)
+    if full and not args.out:
+        for problem in pipeline.stale(results, out, full=True):
+            if problem.endswith("no spec writes this file"):
+                Path(problem.split(":")[0]).unlink()
+    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {out}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    specs, full = _specs(args.specs)
+    results, loader = pipeline.compile_all(specs)
+    diags = [d for r in results for d in r.diagnostics]
+    errors = [d for d in diags if d.is_error or args.strict]
+    stale = []
+    if not errors and not args.no_stale:
+        stale = pipeline.stale(results, pipeline.ROOT / "generated", full)
+    if args.format == "json":
+        print(to_json(diags))
+    else:
+        _print_diags(diags, loader.sources, "text", sys.stderr)
+        for s in stale:
+            print(f"stale: {s}", file=sys.stderr)
+        if stale:
+            print("hint: run `croupier build` and commit generated/", file=sys.stderr)
+    if errors or stale:
+        return 1
+    if args.format != "json":
+        warnings = sum(1 for d in diags if not d.is_error)
+        print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
+    return 0
+
+
+def load_game_engine(spec: str):
+    """Compile one spec in memory and load its engine; exit with diagnostics if it is bad."""
+    results, loader = pipeline.compile_all([Path(spec)])
+    r = results[0]
+    if not r.ok:
+        _print_diags(r.diagnostics, loader.sources, "text", sys.stderr)
+        raise SystemExit(1)
+    source = r.artefacts[f"engines/{r.game.name}.py"]
+    return r.game, load_engine(source, r.game.name)
+
+
+def cmd_play(args) -> int:
+    game, engine = load_game_engine(args.spec)
+    if args.jsonl:
+        engine.run_jsonl(sys.stdin, sys.stdout.write)
+        return 0
+    try:
+        if args.hand is not None:
+            if not game.is_seat_game:
+                print("croupier: --hand is for games with hand types", file=sys.stderr)
+                return 2
+            data, text = explain_hand(game, engine, args.hand)
+        elif args.table is not None:
+            data, text = explain_table(game, engine, json.loads(args.table))
+        elif args.cards is not None:
+            if not game.is_dealt_round:
+                print("croupier: --cards is for dealt-round games; use --hand or --table", file=sys.stderr)
+                return 2
+            bets = {}
+            for b in args.bet or []:
+                name, _, stake = b.partition("=")
+                bets[name.strip()] = stake.strip()
+            data, text = explain_round(game, engine, args.cards, bets, args.room)
+        else:
+            print("croupier: play needs --cards, --hand, --table or --jsonl", file=sys.stderr)
+            return 2
+    except engine.EngineError as exc:
+        if args.json:
+            print(json.dumps({"error": str(exc)}, ensure_ascii=False))
+        else:
+            print(f"croupier: {exc}", file=sys.stderr)
+        return 1
+    except json.JSONDecodeError as exc:
+        print(f"croupier: --table is not JSON: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else text)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="compile specs into generated/")
+    b.add_argument("specs", nargs="*", help="spec files (default: every spec in spec/)")
+    b.add_argument("--out", help="output folder (default: generated/)")
+    b.set_defaults(func=cmd_build)
+    c = sub.add_parser("check", help="parse and check specs; fail when generated/ is stale")
+    c.add_argument("specs", nargs="*")
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
+    c.set_defaults(func=cmd_check)
+    pl = sub.add_parser("play", help="adjudicate rounds or tables with a spec's engine")
+    pl.add_argument("spec")
+    pl.add_argument("--cards", help='cards in dealing order, e.g. "3S 2H 4D 2C 6H AS"')
+    pl.add_argument("--bet", action="append", help="a bet, e.g. banker=100 (repeatable)")
+    pl.add_argument("--room", help="check the stakes against this room's limits")
+    pl.add_argument("--hand", help='one hand to evaluate, e.g. "JS QH BJ"')
+    pl.add_argument("--table", help="one table as JSON (hands, stakes, coins[, banker])")
+    pl.add_argument("--json", action="store_true", help="print the result as JSON")
+    pl.add_argument("--jsonl", action="store_true", help="read requests as JSON Lines on stdin")
+    pl.set_defaults(func=cmd_play)
+    from .cli_more import add_commands
+
+    add_commands(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Back ends: each walks the resolved model and writes one kind of artefact."""

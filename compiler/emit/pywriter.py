@@ -1,0 +1,65 @@
+"""A small writer of Python source: lines, indentation, safe literals and comments."""
+
+from __future__ import annotations
+
+import unicodedata
+from contextlib import contextmanager
+from fractions import Fraction
+
+
+def safe_comment(text: str) -> str:
+    """Text made safe for one comment line: no line breaks or control characters."""
+    return "".join(" " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text).strip()
+
+
+def literal(value) -> str:
+    """A Python literal for spec data: only str, int, bool, None, Fraction, tuples and dicts."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+class PyWriter:
+    """Accumulates Python source with indentation, like Jinja's code generator."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.level = 0
+
+    def line(self, text: str = "") -> None:
+        self.lines.append(("    " * self.level + text) if text else "")
+
+    def comment(self, text: str) -> None:
+        self.line("# " + safe_comment(text))
+
+    def blank(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.line()
+
+    @contextmanager
+    def block(self, header: str):
+        self.line(header)
+        self.level += 1
+        yield
+        self.level -= 1
+
+    def text(self) -> str:
+        out: list[str] = []
+        for ln in self.lines:
+            if ln == "" and len(out) >= 2 and out[-1] == "" and out[-2] == "":
+                continue
+            out.append(ln)
+        while out and out[-1] == "":
+            out.pop()
+        return "\n".join(out) + "\n"

@@ -1,0 +1,663 @@
+"""Resolve a parsed spec into the `model.Game`: names, values, variants, scopes.
+
+A variant (`game x extends base`) starts from its base's model; a statement
+that replaces something of the base must say `override`, and an `override` of
+something the base lacks is an error. Every expression is checked against the
+scope of its place. Problems come back as diagnostics; nothing here raises.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from pathlib import Path
+
+from . import ast, model
+from .diagnostics import Diagnostic, Span, error, warning
+from .game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
+from .printer import expr_text
+from .scopes import BOOL, NUM, Checker
+from .syntax import parse_text
+
+DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
+TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
+MAX_BASE_DEPTH = 8
+
+
+class Loader:
+    """Reads spec files (and the bases they extend), keeping their text for diagnostics."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+        self._games: dict[str, tuple[model.Game | None, list[Diagnostic]]] = {}
+
+    def load(self, path: str, text: str | None = None, depth: int = 0) -> tuple[model.Game | None, list[Diagnostic]]:
+        key = str(path)
+        if text is None and key in self._games:
+            return self._games[key]
+        if text is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                return None, [error("E0000", f"cannot read the spec: {exc}", Span(key, 1, 1))]
+        self.sources[key] = text
+        spec, diags = parse_text(text, key)
+        game = None
+        if spec.statements:
+            game, more = Resolver(self, spec, depth).run()
+            diags = diags + more
+        self._games[key] = (game, diags)
+        return game, diags
+
+
+class Resolver:
+    """Builds one game from one parsed spec file."""
+
+    def __init__(self, loader: Loader, spec: ast.SpecFile, depth: int) -> None:
+        self.loader = loader
+        self.spec = spec
+        self.depth = depth
+        self.diags: list[Diagnostic] = []
+        self.check = Checker(self.diags)
+        self.game: model.Game | None = None
+        self.variant = False
+
+    # ---- helpers ---------------------------------------------------------------
+    def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
+        self.diags.append(error(code, msg, span, hint))
+
+    def labels(self, items: list[ast.Label]) -> model.Labels:
+        out = model.Labels()
+        for lab in items:
+            lang = lab.lang or "en"
+            if lang in out.texts:
+                self.err("E0105", f"two labels in language `{lang}`", lab.span, "keep one")
+            out.texts[lang] = lab.text
+            out.span = out.span or lab.span
+        return out
+
+    def item(self, cls, stmt: ast.Named, **kw):
+        return cls(stmt.name, self.labels(stmt.labels), stmt.span, stmt.cite, origin=self.game.name, **kw)
+
+    def ranks(self, rs: ast.RankSet, universe: tuple[str, ...], what: str) -> tuple[str, ...]:
+        out: list[str] = []
+        for first, last in rs.parts:
+            a = self.norm_rank(first.text)
+            if a not in universe:
+                self.err("E0106", f"unknown rank `{first.text}` in {what}", first.span,
+                         f"ranks of this shoe: {' '.join(universe)}")
+                continue
+            if last is None:
+                out.append(a)
+                continue
+            b = self.norm_rank(last.text)
+            if b not in universe:
+                self.err("E0106", f"unknown rank `{last.text}` in {what}", last.span,
+                         f"ranks of this shoe: {' '.join(universe)}")
+                continue
+            i, j = universe.index(a), universe.index(b)
+            if j < i:
+                self.err("E0107", f"the range {first.text}..{last.text} runs backwards", first.span,
+                         f"write {last.text}..{first.text}")
+                continue
+            out.extend(universe[i:j + 1])
+        return tuple(out)
+
+    @staticmethod
+    def norm_rank(text: str) -> str:
+        t = text.upper()
+        return "10" if t == "T" else t
+
+    def universe(self) -> tuple[str, ...]:
+        shoe = self.game.shoe
+        if shoe is None:
+            return model.STANDARD_RANKS
+        return shoe.ranks + shoe.jokers
+
+    def replace_check(self, stmt: ast.Stmt, exists: bool, kind: str, name: str) -> bool:
+        """Apply the variant rules; return False when the statement must be ignored."""
+        span = getattr(stmt, "name_span", None) or stmt.span
+        if stmt.override and not self.variant:
+            self.err("E0110", f"`override` in a game that extends nothing ({kind} `{name}`)", stmt.span,
+                     "remove `override`, or add `extends BASE` to the game line")
+            return True
+        if stmt.override and not exists:
+            self.err("E0111", f"this variant overrides {kind} `{name}`, which its base lacks", span,
+                     "remove `override` to add it as new")
+            return False
+        if exists and not stmt.override:
+            where = "its base" if self.variant and name in self.base_names.get(kind, set()) else "this file"
+            if where == "its base":
+                self.err("E0112", f"{kind} `{name}` is already defined in {where}", span,
+                         f"write `override` before the statement to replace the base's {kind}")
+            else:
+                self.err("E0103", f"duplicate {kind} `{name}`", span, "each name may be defined once")
+            return False
+        if self.variant:
+            self.game.differences.append(model.Difference("override" if exists else "add", kind, name, stmt.span))
+        return True
+
+    # ---- the run -------------------------------------------------------------------
+    def run(self) -> tuple[model.Game | None, list[Diagnostic]]:
+        stmts = self.spec.statements
+        head = stmts[0]
+        if not isinstance(head, ast.GameStmt):
+            self.err("E0100", "a spec starts with a `game` line", head.span,
+                     'for example: game baccarat "Baccarat"')
+            return None, self.diags
+        self.base_names: dict[str, set[str]] = {}
+        if head.base:
+            base = self.load_base(head)
+            if base is None:
+                return None, self.diags
+            game = copy.deepcopy(base)
+            game.base = base
+            game.differences = []
+            game.name, game.labels, game.path, game.span = head.name, self.labels(head.labels), self.spec.path, head.span
+            self.variant = True
+            self.base_names = self.names_of(base)
+        else:
+            game = model.Game(head.name, self.labels(head.labels), self.spec.path, head.span)
+        game.source_text = self.spec.text
+        self.game = game
+        seen_singletons: set[str] = set()
+        for stmt in stmts[1:]:
+            if isinstance(stmt, ast.GameStmt):
+                self.err("E0103", "a spec has one `game` line", stmt.span, "split the file into two specs")
+                continue
+            try:
+                self.statement(stmt, seen_singletons)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                self.err("E0199", f"cannot use this statement ({exc})", stmt.span)
+        self.finish()
+        return game, self.diags
+
+    def load_base(self, head: ast.GameStmt) -> model.Game | None:
+        if self.depth >= MAX_BASE_DEPTH:
+            self.err("E0113", "variants extend each other too deeply (a cycle?)", head.base_span)
+            return None
+        base_path = Path(self.spec.path).parent / f"{head.base}.rules"
+        if not base_path.exists():
+            self.err("E0113", f"the base spec `{head.base}` is not found", head.base_span,
+                     f"expected the file {base_path}")
+            return None
+        base, diags = self.loader.load(str(base_path), depth=self.depth + 1)
+        if base is None or any(d.is_error for d in diags):
+            self.err("E0114", f"the base spec `{head.base}` has errors", head.base_span,
+                     f"run `croupier check {base_path}`")
+            return None
+        return base
+
+    @staticmethod
+    def names_of(game: model.Game) -> dict[str, set[str]]:
+        return {
+            "bet": set(game.bets), "outcome": set(game.outcomes), "event": set(game.events),
+            "hand": set(game.hands), "hand type": {t.name for t in game.types}, "formula": set(game.formulas),
+            "room": set(game.rooms), "assumption": set(game.assumptions), "class": set(game.classes),
+        }
+
+    # ---- statements -------------------------------------------------------------------
+    def singleton(self, stmt: ast.Stmt, key: str, exists: bool, seen: set[str]) -> bool:
+        if key in seen:
+            self.err("E0103", f"a second `{key}` statement", stmt.span, "keep one")
+            return False
+        seen.add(key)
+        return self.replace_check(stmt, exists, key, key)
+
+    def statement(self, stmt: ast.Stmt, seen: set[str]) -> None:  # noqa: C901 - one branch per statement kind
+        g = self.game
+        if isinstance(stmt, ast.SourceStmt):
+            g.sources.append(model.Source(stmt.ident, stmt.description, stmt.span))
+        elif isinstance(stmt, ast.AssumeStmt):
+            if self.replace_check(stmt, stmt.name in g.assumptions, "assumption", stmt.name):
+                g.assumptions[stmt.name] = self.item(model.Assumption, stmt)
+                if not stmt.labels:
+                    self.err("E0108", f"assumption `{stmt.name}` says nothing", stmt.span, 'add its text: "…"')
+        elif isinstance(stmt, ast.ShoeStmt):
+            if self.singleton(stmt, "shoe", g.shoe is not None, seen):
+                self.shoe(stmt)
+        elif isinstance(stmt, ast.JokerStmt):
+            g.joker_labels[self.norm_rank(stmt.name)] = self.labels(stmt.labels)
+        elif isinstance(stmt, ast.ValueStmt):
+            if self.singleton(stmt, "value", bool(g.values), seen):
+                self.values(stmt)
+        elif isinstance(stmt, ast.ClassStmt):
+            if self.replace_check(stmt, stmt.name in g.classes, "class", stmt.name):
+                g.classes[stmt.name] = self.item(model.CardClass, stmt,
+                                                 ranks=self.ranks(stmt.ranks, self.universe(), "a card class"))
+        elif isinstance(stmt, ast.WildStmt):
+            if self.singleton(stmt, "wild", g.wild is not None, seen):
+                g.wild = model.Wild(self.ranks(stmt.wilds, self.universe(), "the wild cards"),
+                                    self.ranks(stmt.stands_for, self.universe(), "what a wild stands for"),
+                                    tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite)
+        elif isinstance(stmt, ast.TotalStmt):
+            if self.singleton(stmt, "total", g.modulus is not None or g.total_cite is not None, seen):
+                g.modulus, g.total_cite = stmt.modulus, stmt.cite or ""
+        elif isinstance(stmt, ast.OrderStmt):
+            self.order(stmt, seen)
+        elif isinstance(stmt, ast.HandStmt):
+            if self.replace_check(stmt, stmt.name in g.hands, "hand", stmt.name):
+                g.hands[stmt.name] = self.item(model.Item, stmt)
+        elif isinstance(stmt, ast.DealStmt):
+            if self.singleton(stmt, "deal", bool(g.deal_order), seen):
+                g.deal_order, g.deal_cite = tuple(r.text for r in stmt.order), stmt.cite
+                for r in stmt.order:
+                    if r.text not in g.hands:
+                        self.err("E0101", f"unknown hand `{r.text}` in the deal", r.span,
+                                 f"hands: {', '.join(g.hands) or 'none (declare them with `hand`)'}")
+        elif isinstance(stmt, ast.EventStmt):
+            if self.replace_check(stmt, stmt.name in g.events, "event", stmt.name):
+                g.events[stmt.name] = self.item(model.Event, stmt, when=stmt.when)
+        elif isinstance(stmt, ast.StandStmt):
+            if self.singleton(stmt, "stand", g.stand_when is not None, seen):
+                g.stand_when, g.stand_cite = stmt.when, stmt.cite
+        elif isinstance(stmt, ast.DrawStmt):
+            self.draw(stmt)
+        elif isinstance(stmt, ast.OutcomeStmt):
+            if self.replace_check(stmt, stmt.name in g.outcomes, "outcome", stmt.name):
+                g.outcomes[stmt.name] = self.item(model.Outcome, stmt, when=stmt.when)
+        elif isinstance(stmt, ast.BetStmt):
+            if self.replace_check(stmt, stmt.name in g.bets, "bet", stmt.name):
+                self.bet(stmt)
+        elif isinstance(stmt, ast.SeatsStmt):
+            key = stmt.what
+            if self.singleton(stmt, key, (g.seats if key == "seats" else g.hand_size) is not None, seen):
+                if stmt.low > stmt.high or stmt.low < 1:
+                    self.err("E0115", f"the {key} range {stmt.low}..{stmt.high} is empty or starts below 1", stmt.span)
+                if key == "seats":
+                    g.seats = (stmt.low, stmt.high)
+                else:
+                    g.hand_size = (stmt.low, stmt.high)
+        elif isinstance(stmt, ast.TypeStmt):
+            existing = g.type_named(stmt.name)
+            if self.replace_check(stmt, existing is not None, "hand type", stmt.name):
+                self.hand_type(stmt, existing)
+        elif isinstance(stmt, ast.TiebreakStmt):
+            self.pending_tiebreaks.append(stmt)
+        elif isinstance(stmt, ast.LetStmt):
+            if self.replace_check(stmt, stmt.name in g.formulas, "formula", stmt.name):
+                g.formulas[stmt.name] = self.item(model.Formula, stmt, expr=stmt.expr)
+        elif isinstance(stmt, ast.SettleStmt):
+            if self.singleton(stmt, "settle", g.settlement is not None, seen):
+                g.settlement = model.Settlement(stmt.scheme, stmt.clauses, stmt.span, stmt.cite,
+                                                self.labels(stmt.labels))
+        elif isinstance(stmt, ast.PolicyStmt):
+            if self.singleton(stmt, "policy", g.policy_threshold is not None, seen):
+                g.policy_threshold = stmt.threshold
+        elif isinstance(stmt, ast.RoomStmt):
+            if self.replace_check(stmt, stmt.name in g.rooms, "room", stmt.name):
+                room = self.item(model.Room, stmt)
+                for lim in stmt.limits:
+                    if lim.low > lim.high:
+                        self.err("E0115", f"the limit {lim.low}..{lim.high} is empty", lim.span)
+                    for b in lim.bets:
+                        if b.text in room.limits:
+                            self.err("E0103", f"two limits for bet `{b.text}` in room `{stmt.name}`", b.span)
+                        room.limits[b.text] = (lim.low, lim.high)
+                g.rooms[stmt.name] = room
+                self.pending_rooms.append((room, stmt))
+        elif isinstance(stmt, ast.SqueezeStmt):
+            if self.singleton(stmt, "squeeze", g.squeeze is not None, seen):
+                g.squeeze = model.Squeeze(tuple(b.text for b in stmt.bets), stmt.ties_to,
+                                          tuple(o.text for o in stmt.order), stmt.span, stmt.cite)
+                self.pending_squeeze = stmt
+        elif isinstance(stmt, ast.ValidBetStmt):
+            if self.singleton(stmt, "valid bets", g.valid_bets_none_when is not None, seen):
+                g.valid_bets_none_when, g.valid_bets_cite = stmt.when, stmt.cite
+        elif isinstance(stmt, ast.CutCardStmt):
+            if self.singleton(stmt, "cut card", g.procedure.cut_low is not None, seen):
+                if stmt.low > stmt.high:
+                    self.err("E0115", "the cut-card range runs backwards", stmt.span)
+                g.procedure.cut_low, g.procedure.cut_high = stmt.low, stmt.high
+                g.procedure.cites["cut"] = stmt.cite
+        elif isinstance(stmt, ast.BurnStmt):
+            if self.singleton(stmt, "burn", bool(g.procedure.burn_reveal), seen):
+                g.procedure.burn_reveal = stmt.reveal
+                g.procedure.cites["burn"] = stmt.cite
+                self.pending_burn = stmt
+        elif isinstance(stmt, ast.LastRoundStmt):
+            if self.singleton(stmt, "last round", g.procedure.last_round is not None, seen):
+                g.procedure.last_round = stmt.rule
+                g.procedure.cites["last"] = stmt.cite
+        elif isinstance(stmt, ast.VoidStmt):
+            g.void_returns_stakes = True
+        else:
+            self.err("E0199", f"this statement is not supported here ({stmt.kind})", stmt.span)
+
+    pending_tiebreaks: list[ast.TiebreakStmt]
+    pending_rooms: list
+    pending_squeeze: ast.SqueezeStmt | None = None
+    pending_burn: ast.BurnStmt | None = None
+
+    def __init_subclass__(cls, **kw):  # pragma: no cover - not subclassed
+        super().__init_subclass__(**kw)
+
+    def shoe(self, stmt: ast.ShoeStmt) -> None:
+        kind = DECK_KINDS.get(stmt.deck)
+        if kind is None:
+            self.err("E0120", f"unknown deck kind `{stmt.deck}`", stmt.deck_span,
+                     f"deck kinds: {', '.join(DECK_KINDS)}")
+            kind = DECK_KINDS["standard52"]
+        if not 1 <= stmt.decks <= 16:
+            self.err("E0121", f"a shoe of {stmt.decks} decks is outside 1–16", stmt.decks_span,
+                     "regulators allow 6 to 8 decks for baccarat; a hand game uses 1")
+        jokers = tuple(self.norm_rank(j.text) for j in stmt.jokers)
+        for j in stmt.jokers:
+            if self.norm_rank(j.text) in kind[0]:
+                self.err("E0122", f"joker `{j.text}` has the name of a rank", j.span, "name jokers BJ and SJ")
+        if len(set(jokers)) != len(jokers):
+            self.err("E0103", "a joker is named twice", stmt.span)
+        self.game.shoe = model.Shoe(stmt.decks, stmt.deck, kind[0], kind[1], jokers, stmt.span, stmt.cite)
+
+    def values(self, stmt: ast.ValueStmt) -> None:
+        g = self.game
+        g.values = {}
+        g.value_cite = stmt.cite
+        for item in stmt.items:
+            for r in self.ranks(item.ranks, self.universe(), "a value"):
+                if r in g.values:
+                    self.err("E0103", f"rank {r} is given two values", item.span, "give each rank one value")
+                if item.points is None:
+                    if not r.isdigit():
+                        self.err("E0123", f"rank {r} has no pip value", item.span, "give it a number")
+                        continue
+                    g.values[r] = Fraction(int(r))
+                else:
+                    g.values[r] = item.points
+        self.value_span = stmt.span
+
+    def order(self, stmt: ast.OrderStmt, seen: set[str]) -> None:
+        key = f"{stmt.what} order"
+        g = self.game
+        if not self.singleton(stmt, key, bool(g.card_order if stmt.what == "card" else g.suit_order), seen):
+            return
+        items = tuple(self.norm_rank(i.text) for i in stmt.items)
+        if len(set(items)) != len(items):
+            self.err("E0103", f"the {key} names a card twice", stmt.span)
+        if stmt.what == "card":
+            universe = self.universe()
+            for i in stmt.items:
+                if self.norm_rank(i.text) not in universe:
+                    self.err("E0106", f"unknown rank `{i.text}` in the card order", i.span)
+            missing = [r for r in universe if r not in items]
+            if missing:
+                self.err("E0124", f"the card order leaves out {' '.join(missing)}", stmt.span,
+                         "list every rank of the shoe, highest first")
+            g.card_order = items
+        else:
+            suits = g.shoe.suits if g.shoe else model.STANDARD_SUITS
+            for i in stmt.items:
+                if i.text.upper() not in suits:
+                    self.err("E0106", f"unknown suit `{i.text}`", i.span, f"suits: {' '.join(suits)}")
+            missing = [s for s in suits if s not in items]
+            if missing:
+                self.err("E0124", f"the suit order leaves out {' '.join(missing)}", stmt.span)
+            g.suit_order = tuple(i.upper() for i in items)
+
+    def draw(self, stmt: ast.DrawStmt) -> None:
+        g = self.game
+        rows_def = [line for line in stmt.grid]
+        header = [c for c in rows_def[0].cells if c[0] != "|"]
+        two_keys = stmt.col_key is not None
+        table = model.DrawTable(stmt.hand, stmt.when, stmt.row_key, stmt.col_key, (), (), {}, {}, stmt.span,
+                                stmt.cite, origin=g.name)
+        if stmt.hand not in g.hands:
+            self.err("E0101", f"unknown hand `{stmt.hand}` in a draw table", stmt.hand_span,
+                     f"hands: {', '.join(g.hands) or 'none'}")
+
+        def ints(cells) -> list[int]:
+            out = []
+            for text, span in cells:
+                if not text.isdigit():
+                    self.err("E0201", f"grid header `{text}` is not a whole number", span,
+                             "headers list the key's values: | 0 1 2 … |")
+                    continue
+                out.append(int(text))
+            if len(set(out)) != len(out):
+                self.err("E0202", "a grid header repeats a value", cells[0][1] if cells else stmt.span,
+                         "each value of the key gets one column")
+            return out
+
+        def action(text: str, span: Span) -> bool | None:
+            if text.upper() in ("D", "DRAW"):
+                return True
+            if text.upper() in ("S", "STAND"):
+                return False
+            self.err("E0203", f"grid cell `{text}` is neither D (draw) nor S (stand)", span,
+                     "write D to draw or S to stand")
+            return None
+
+        if not two_keys:
+            if len(rows_def) != 2:
+                self.err("E0204", "a one-key draw table has two rows: the key's values, then D/S", stmt.span,
+                         "| 0 1 2 3 4 5 6 7 |\n    | D D D D D D S S |")
+            keys = ints(header)
+            actions = [c for c in rows_def[-1].cells if c[0] != "|"] if len(rows_def) > 1 else []
+            if len(actions) != len(keys):
+                self.err("E0205", f"the grid has {len(keys)} headers but {len(actions)} cells",
+                         rows_def[-1].span, "give every header one cell")
+            for k, (text, span) in zip(keys, actions):
+                a = action(text, span)
+                if a is not None:
+                    table.cells[(k, None)] = a
+                    table.cell_spans[(k, None)] = span
+            table.rows = tuple(keys)
+        else:
+            cols = ints(header)
+            rows: list[int] = []
+            for line in rows_def[1:]:
+                cells = [c for c in line.cells if c[0] != "|"]
+                if not cells:
+                    continue
+                label, rest = cells[0], cells[1:]
+                if not label[0].isdigit():
+                    self.err("E0201", f"row label `{label[0]}` is not a whole number", label[1],
+                             "start each row with the row key's value")
+                    continue
+                r = int(label[0])
+                if r in rows:
+                    self.err("E0206", f"two grid rows for {expr_text(stmt.row_key)} = {r}", label[1],
+                             "each row key value gets one row")
+                    continue
+                rows.append(r)
+                if len(rest) != len(cols):
+                    self.err("E0205", f"row {r} has {len(rest)} cells for {len(cols)} columns", line.span,
+                             "give every column one cell")
+                for c, (text, span) in zip(cols, rest):
+                    a = action(text, span)
+                    if a is not None:
+                        table.cells[(r, c)] = a
+                        table.cell_spans[(r, c)] = span
+            table.rows, table.cols = tuple(rows), tuple(cols)
+        # identity for variants: hand + condition text
+        cond = expr_text(stmt.when) if stmt.when is not None else ""
+        same = [t for t in g.draws if t.hand == stmt.hand and (expr_text(t.when) if t.when else "") == cond]
+        label = f"{stmt.hand}{' when ' + cond if cond else ''}"
+        if self.replace_check(stmt, bool(same), "draw table", label):
+            if same:
+                g.draws[g.draws.index(same[0])] = table
+            else:
+                g.draws.append(table)
+
+    def bet(self, stmt: ast.BetStmt) -> None:
+        bet = self.item(model.Bet, stmt)
+        for w in stmt.wins:
+            p = w.payout
+            if p.ratio <= 0:
+                self.err("E0401", f"bet `{stmt.name}` pays {p.text}: a payout must be above zero", p.span,
+                         "a winning bet returns more than nothing")
+            if p.commission is not None and not 0 <= p.commission < 1:
+                self.err("E0402", "a commission is a percentage from 0 to under 100", p.span)
+            if p.unit is not None and p.unit <= 0:
+                self.err("E0402", "a rounding unit must be above zero", p.span)
+            bet.wins.append(model.BetRule(w.when, model.Payout(p.style, p.ratio, p.commission, p.rounding, p.unit,
+                                                                p.text), w.span, w.cite))
+        bet.pushes = [p.when for p in stmt.pushes]
+        if not stmt.wins:
+            self.err("E0403", f"bet `{stmt.name}` never wins", stmt.span, "add a `wins when …, pays …` line")
+        self.game.bets[stmt.name] = bet
+
+    def hand_type(self, stmt: ast.TypeStmt, existing: model.HandType | None) -> None:
+        g = self.game
+        t = self.item(model.HandType, stmt, when=stmt.when, multiplier=stmt.multiplier or Fraction(0))
+        if stmt.when is None:
+            self.err("E0104", f"hand type `{stmt.name}` has no `when` clause", stmt.span,
+                     "say which hands are of this type: when count = 5 and …")
+        if stmt.multiplier is None:
+            self.err("E0104", f"hand type `{stmt.name}` has no `multiplier`", stmt.span, "add: multiplier 1")
+        elif stmt.multiplier < 0:
+            self.err("E0401", "a multiplier cannot be negative", stmt.multiplier_span)
+        if existing is not None:
+            t.tiebreak = existing.tiebreak
+            g.types[g.types.index(existing)] = t
+        else:
+            g.types.append(t)
+
+    # ---- after all statements: cross references and expression scopes ------------------
+    def finish(self) -> None:  # noqa: C901 - one block per part of the model
+        g = self.game
+        for stmt in getattr(self, "pending_tiebreaks", []):
+            keys = []
+            for k in stmt.keys:
+                if k.text not in TIEBREAK_KEYS:
+                    self.err("E0130", f"unknown tie-break key `{k.text}`", k.span,
+                             f"keys: {', '.join(TIEBREAK_KEYS)}")
+                keys.append(k.text)
+            if any(k in ("high card",) for k in keys) and not g.card_order:
+                self.err("E0131", "`high card` needs a `card order` statement", stmt.span,
+                         "card order K Q J 10 9 8 7 6 5 4 3 2 A")
+            if any(k == "high suit" for k in keys) and not g.suit_order:
+                self.err("E0131", "`high suit` needs a `suit order` statement", stmt.span, "suit order S H C D")
+            for tref in stmt.types:
+                t = g.type_named(tref.text)
+                if t is None:
+                    self.err("E0101", f"unknown hand type `{tref.text}` in a tie-break", tref.span,
+                             f"types: {', '.join(x.name for x in g.types)}")
+                    continue
+                t.tiebreak = tuple(keys)
+        for room, stmt in getattr(self, "pending_rooms", []):
+            for lim in stmt.limits:
+                for b in lim.bets:
+                    if b.text not in g.bets:
+                        self.err("E0101", f"unknown bet `{b.text}` in room `{room.name}`", b.span,
+                                 f"bets: {', '.join(g.bets)}")
+        if self.pending_squeeze is not None:
+            for ref in list(self.pending_squeeze.bets):
+                if ref.text not in g.bets:
+                    self.err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span)
+            for ref in self.pending_squeeze.order:
+                if ref.text not in g.hands:
+                    self.err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span)
+            if self.pending_squeeze.ties_to not in g.bets:
+                self.err("E0101", f"unknown bet `{self.pending_squeeze.ties_to}` in the squeeze rule",
+                         self.pending_squeeze.span)
+        if self.pending_burn is not None:
+            universe = self.universe()
+            for item in self.pending_burn.items:
+                for r in self.ranks(item.ranks, universe, "the burn rule"):
+                    g.procedure.burn_values[r] = int(item.points) if item.points is not None else int(r)
+        self.check_shoe_and_values()
+        self.check_expressions()
+
+    def check_shoe_and_values(self) -> None:
+        g = self.game
+        if g.shoe is None:
+            self.err("E0125", "the spec has no `shoe`", g.span, "add: shoe 8 decks of standard52")
+            return
+        if not g.values:
+            self.err("E0125", "the spec has no `value` statement", g.span, "add: value A = 1, 2..9 = pip, 10 J Q K = 0")
+            return
+        wild = set(g.wild.ranks) if g.wild else set()
+        for r in g.shoe.ranks + g.shoe.jokers:
+            if r not in g.values and r not in wild:
+                self.err("E0126", f"rank {r} has no value", getattr(self, "value_span", g.span),
+                         f"add `{r} = …` to the value statement")
+        if g.wild:
+            for r in g.wild.ranks:
+                if r not in g.shoe.ranks + g.shoe.jokers:
+                    self.err("E0127", f"wild card {r} is not in the shoe", g.wild.span)
+            for r in g.wild.stands_for:
+                if r not in g.shoe.ranks + g.shoe.jokers or r in wild:
+                    self.err("E0127", f"a wild stands for {r}, which the deck lacks or is itself wild", g.wild.span,
+                             "a wild stands for ranks of the shoe that are not wild")
+        if g.total_cite is None and g.modulus is None:
+            self.err("E0125", "the spec has no `total` statement", g.span, "add: total sum mod 10, or: total sum")
+
+    def check_expressions(self) -> None:  # noqa: C901 - one block per place an expression stands
+        g = self.game
+        c = self.check
+        if g.hands:
+            rs = round_scope(g, with_outcome=False)
+            for ev in g.events.values():
+                c.check(ev.when, round_scope(g, with_outcome=False, with_events=False), BOOL)
+            if g.stand_when is not None:
+                c.check(g.stand_when, rs, BOOL)
+            for t in g.draws:
+                if t.when is not None:
+                    c.check(t.when, rs, BOOL)
+                c.check(t.row_key, rs, NUM)
+                if t.col_key is not None:
+                    c.check(t.col_key, rs, NUM)
+            for o in g.outcomes.values():
+                c.check(o.when, rs, BOOL)
+            bs = round_scope(g, with_outcome=True)
+            for b in g.bets.values():
+                for w in b.wins:
+                    c.check(w.when, bs, BOOL)
+                for p in b.pushes:
+                    c.check(p, bs, BOOL)
+            if not g.deal_order:
+                self.err("E0128", "the spec declares hands but no `deal` order", g.span,
+                         "add: deal player, banker, player, banker")
+            if not g.outcomes:
+                self.err("E0128", "the spec declares hands but no outcome", g.span,
+                         "add: outcome NAME when …")
+        if g.valid_bets_none_when is not None:
+            c.check(g.valid_bets_none_when, valid_bet_scope(g), BOOL)
+        if g.types:
+            ts = type_scope(g)
+            for t in g.types:
+                if t.when is not None:
+                    c.check(t.when, ts, BOOL)
+            for f in g.formulas.values():
+                c.check(f.expr, table_scope(g), NUM)
+            if g.settlement is None:
+                self.err("E0128", "the spec has hand types but no `settle` block", g.span,
+                         "add: settle pairwise, or: settle against-banker")
+            if g.seats is None:
+                self.err("E0128", "the spec has hand types but no `seats` range", g.span, "add: seats 2..5")
+            if g.hand_size is None:
+                self.err("E0128", "the spec has hand types but no `hand size`", g.span, "add: hand size 1..5")
+        if g.settlement is not None:
+            lets: list[str] = []
+            pays = 0
+            for cl in g.settlement.clauses:
+                scope = settle_scope(g, lets, with_result=cl.kind in ("let", "pay"))
+                if cl.kind == "let":
+                    c.check(cl.expr, scope, NUM)
+                    if cl.name in lets:
+                        self.err("E0103", f"`{cl.name}` is defined twice", cl.span)
+                    lets.append(cl.name)
+                elif cl.kind == "pay":
+                    pays += 1
+                    c.check(cl.expr, scope, NUM)
+                    if cl.unless is not None:
+                        c.check(cl.unless, scope, BOOL)
+                else:
+                    c.check(cl.expr, scope, BOOL)
+            if pays != 1:
+                self.err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
+                         "add: pay min(a, b)")
+        for name in g.assumptions:
+            del name
+
+
+def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):
+    """Parse and resolve one spec file: (game or None, diagnostics, loader with sources)."""
+    loader = loader or Loader()
+    game, diags = loader.load(path, text)
+    return game, diags, loader
+
+
+def warn(code: str, msg: str, span: Span, hint: str = "") -> Diagnostic:
+    return warning(code, msg, span, hint)

@@ -1,0 +1,171 @@
+"""Engine runtime for dealt rounds: deal, draw by the spec's tables, decide, settle bets."""
+# ruff: noqa: F821 - names such as DEAL_ORDER come from the generated part of the engine
+
+from fractions import Fraction
+
+# ---- engine ----
+
+CARD_VALUE = {code: VALUE[RANK_OF[code]] for code in CARD_CODES}
+
+
+def total(cards):
+    """The total of some cards, by the spec's values."""
+    s = 0
+    for c in cards:
+        s += CARD_VALUE[c]
+    return s % MODULUS if MODULUS else s
+
+
+def third(cards):
+    """The third card of a hand, or None when it has only two."""
+    return cards[2] if len(cards) > 2 else None
+
+
+def card_value(card):
+    """The value of one card; asking for a card that was not dealt is an error."""
+    if card is None:
+        raise EngineError("a rule asked for a card that was not dealt")
+    return CARD_VALUE[card]
+
+
+def same_rank(cards):
+    """Whether all the cards are of one rank (a pair, for two cards)."""
+    return len(cards) > 1 and all(RANK_OF[c] == RANK_OF[cards[0]] for c in cards)
+
+
+def grid_table(columns, rows):
+    """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
+
+    Cells are D (draw) or S (stand); the result maps a key, or a (row, column)
+    pair, to True for draw and False for stand.
+    """
+    table = {}
+    for row, cells in rows.items():
+        marks = cells.split()
+        if columns is None:
+            table.update({key: mark == "D" for key, mark in zip(row, marks) if mark in "DS"})
+        else:
+            table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
+    return table
+
+
+class Round:
+    """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
+
+    __slots__ = HANDS + ("outcome", "cards_used", "steps")
+
+    def __init__(self):
+        for hand in HANDS:
+            setattr(self, hand, [])
+        self.outcome = None
+        self.cards_used = 0
+        self.steps = []
+
+
+def play(cards, explain=False):
+    """Adjudicate one round from cards in dealing order; unused cards are left over.
+
+    With `explain`, `Round.steps` lists every deal and decision with the rule behind it.
+    """
+    codes = parse_cards(cards)
+    check_copies(codes)
+    r = Round()
+    n = len(codes)
+    if n < len(DEAL_ORDER):
+        raise InvalidCards(f"not enough cards: the deal needs {len(DEAL_ORDER)}, got {n}")
+    for pos, hand in enumerate(DEAL_ORDER):
+        getattr(r, hand).append(codes[pos])
+    pos = len(DEAL_ORDER)
+    if explain:
+        for i, hand in enumerate(DEAL_ORDER):
+            r.steps.append({"step": "deal", "hand": hand, "card": codes[i], "rule": DEAL_RULE})
+    if stand_all(r):
+        if explain:
+            r.steps.append({"step": "stand all", "rule": STAND_RULE})
+    else:
+        for hand, decide in DRAWERS:
+            rule, key, draws = decide(r)
+            if draws:
+                if pos >= n:
+                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                getattr(r, hand).append(codes[pos])
+                pos += 1
+            if explain:
+                step = {"step": "draw" if draws else "stand", "hand": hand, "rule": rule, "key": key}
+                if draws:
+                    step["card"] = codes[pos - 1]
+                r.steps.append(step)
+    r.outcome = outcome_of(r)
+    r.cards_used = pos
+    if explain:
+        r.steps.append({"step": "outcome", "outcome": r.outcome, "rule": OUTCOME_RULES[r.outcome]})
+    return r
+
+
+def settle(r, bets):
+    """What each bet returns, stake included (0 when lost), for an adjudicated round."""
+    out = {}
+    for name, stake in bets.items():
+        pay = BETS.get(name)
+        if pay is None:
+            raise InvalidBet(f"unknown bet {name!r}; this game's bets are {', '.join(BETS)}")
+        out[name] = pay(r, parse_money(stake, f"the stake on {name}"))
+    return out
+
+
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+
+
+def record(r):
+    """The round as the JSON record of the `play --jsonl` contract."""
+    out = {}
+    for hand in HANDS:
+        out[hand] = getattr(r, hand)
+    for hand in HANDS:
+        out[hand + "_total"] = num_json(total(getattr(r, hand)))
+    for name, test in EVENTS:
+        out[name] = test(r)
+    out["outcome"] = r.outcome
+    out["cards_used"] = r.cards_used
+    return out
+
+
+def adjudicate(request):
+    """Answer one `play --jsonl` request: {"cards": [...], "bets": {...}}."""
+    if not isinstance(request, dict):
+        raise EngineError("a request is a JSON object like {\"cards\": [...], \"bets\": {...}}")
+    cards = request.get("cards")
+    if cards is None:
+        raise InvalidCards("the request has no \"cards\"")
+    bets = request.get("bets") or {}
+    if not isinstance(bets, dict):
+        raise InvalidBet("\"bets\" is an object of bet name to stake")
+    room = request.get("room")
+    if room is not None:
+        check_limits(room, bets)
+    r = play(cards)
+    out = record(r)
+    out["returns"] = {name: num_json(v) for name, v in settle(r, bets).items()}
+    return out
+
+
+def check_limits(room, bets):
+    """Reject a stake outside the room's limits, naming the room and the limit."""
+    limits = ROOMS.get(room)
+    if limits is None:
+        known = ", ".join(ROOMS) or "none"
+        raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
+    for name, stake in bets.items():
+        if name not in limits:
+            continue
+        low, high = limits[name]
+        amount = parse_money(stake, f"the stake on {name}")
+        if not low <= amount <= high:
+            raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "
+                             f"{room}: {num_json(low)} to {num_json(high)}")

@@ -1,0 +1,286 @@
+"""Parse spec text into the syntax tree, turning every syntax error into a diagnostic.
+
+The grammar lives in `grammar/croupier.lark` (LALR, positions on every node).
+After a syntax error the statement holding it is blanked out and the file is
+parsed again, so that one run reports every syntax error in the file.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import ast
+from .build_ast import BuildAst
+from .diagnostics import Diagnostic, Span, error
+
+GRAMMAR = Path(__file__).parent / "grammar" / "croupier.lark"
+MAX_SYNTAX_ERRORS = 20
+
+
+class IndentationError_(LarkError):
+    """Indentation that returns to no enclosing level."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__("inconsistent indentation")
+        self.token = token
+
+
+class SpecIndenter(Indenter):
+    """Turns indentation into _INDENT/_DEDENT tokens; never asserts on bad input."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def handle_NL(self, token: Token):  # noqa: N802 - Lark's name
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+        else:
+            while indent < self.indent_level[-1]:
+                self.indent_level.pop()
+                yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+            if indent != self.indent_level[-1]:
+                raise IndentationError_(token)
+
+    def _process(self, stream):
+        token = None
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token)
+            else:
+                yield token
+            if token.type in self.OPEN_PAREN_types:
+                self.paren_level += 1
+            elif token.type in self.CLOSE_PAREN_types and self.paren_level > 0:
+                self.paren_level -= 1
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The LALR parser for the rules language (built once per process)."""
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=SpecIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=False,
+    )
+
+
+# Words for the terminals a syntax error may expect.
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a whole number",
+    "NUMBER": "a number",
+    "STRING": 'a quoted text like "Banker"',
+    "LANG": "a language tag like zh-Hant",
+    "CITE": "a source citation like [000 §15]",
+    "GRID_LINE": "a grid row starting with |",
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the indented block",
+    "COMPARE": "a comparison (=, <, >, <=, >=, !=)",
+    "ADD_OP": "+ or -",
+    "MUL_OP": "* or /",
+    "LPAR": "(",
+    "RPAR": ")",
+    "COMMA": ",",
+    "EQUAL": "=",
+    "COLON": ":",
+    "PLUS": "+",
+    "PERCENT": "%",
+    "SLASH": "/",
+    "MINUS": "-",
+    "PIP": "pip",
+    "ROUNDING": "a rounding rule (down, up, half-up, half-even)",
+    "SCHEME": "a settlement scheme (pairwise, against-banker)",
+    "VERDICT": "banker-wins or player-wins",
+    "LAST_RULE": "one-more-after or next",
+    "_DECKS": "deck or decks",
+    "_TIMES": "× (row key × column key)",
+    "$END": "the end of the file",
+}
+
+# Common mistakes, recognised with Lark's match_examples.
+COMMON_MISTAKES = {
+    ("a bet needs an indented block of `wins when …` and `push when …` lines",
+     "write the clauses on the following lines, indented"): [
+        "bet banker wins when outcome is banker, pays 2 including stake\n",
+    ],
+    ("a payout needs a form: `pays X including stake` or `pays X to Y`",
+     "for example: pays 1.95 including stake, or pays 1 to 1"): [
+        "bet b\n    wins when outcome is b, pays 2\n",
+        "bet b\n    wins when outcome is b, pays 2 including\n",
+        "bet b\n    wins when outcome is b, pays 2 to\n",
+    ],
+    ("a draw table needs its grid rows, indented under the `draw` line",
+     "write rows like `| D D S S |` on the next lines, indented"): [
+        "draw player by total(player)\nhand x\n",
+    ],
+    ("a comparison uses a single `=`",
+     "write `total(banker) = 6`, not `==`"): [
+        "event e when total(banker) == 6\n",
+    ],
+    ("the shoe says how many decks and of which kind",
+     "for example: shoe 8 decks of standard52"): [
+        "shoe standard52\n",
+        "shoe 8 standard52\n",
+    ],
+}
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = []
+    for term in sorted(expected):
+        if term in TERMINAL_WORDS:
+            words.append(TERMINAL_WORDS[term])
+        elif term.isupper() or term.startswith("_"):
+            words.append(term.lower().lstrip("_"))
+        else:
+            words.append(term)
+    words = sorted(set(words))
+    if len(words) > 6:
+        keywords = [w for w in words if " " not in w]
+        words = [w for w in words if " " in w][:4] + (["a keyword"] if keywords else [])
+    if not words:
+        return "something else"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _keyword_words(expected: set[str]) -> set[str]:
+    out = set()
+    term_map = {t.name: t for t in parser().terminals}
+    for name in expected:
+        term = term_map.get(name)
+        if term is not None and term.pattern.type == "str":
+            out.add(f"`{term.pattern.value}`")
+        else:
+            out.add(name)
+    return out
+
+
+def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic, int]:
+    """Turn a Lark exception into a diagnostic and the line to blank out."""
+    lines = text.splitlines() or [""]
+    if isinstance(exc, IndentationError_):
+        tok = exc.token
+        line = (tok.end_line or tok.line or 1)
+        line = min(line, len(lines))
+        return (
+            error("E0002", "this line's indentation matches no enclosing block", Span(path, line, 1),
+                  "indent the lines of one block by the same amount"),
+            line,
+        )
+    if isinstance(exc, UnexpectedInput):
+        line = getattr(exc, "line", None) or 1
+        column = getattr(exc, "column", None) or 1
+        if line < 1 or line > len(lines):
+            line, column = len(lines), max(1, len(lines[-1]) + 1)
+        mistake = None
+        try:
+            mistake = exc.match_examples(parser().parse, _MISTAKE_EXAMPLES, use_accepts=True)
+        except Exception:  # noqa: BLE001 - match_examples re-parses; any failure means no match
+            mistake = None
+        if isinstance(exc, UnexpectedCharacters):
+            char = lines[line - 1][column - 1:column] if column - 1 < len(lines[line - 1]) else ""
+            shown = repr(char) if char and char.isprintable() else f"U+{ord(char):04X}" if char else "end of line"
+            msg = f"unexpected character {shown}"
+            hint = "expected " + _describe_expected(_keyword_words(set(exc.allowed or ())))
+        elif isinstance(exc, UnexpectedToken):
+            tok = exc.token
+            found = "the end of the line" if tok.type == "_NL" else (
+                "the end of the file" if tok.type == "$END" else (
+                    "the end of the block" if tok.type == "_DEDENT" else (
+                        "an indented block" if tok.type == "_INDENT" else f"`{tok}`")))
+            msg = f"unexpected {found}"
+            hint = "expected " + _describe_expected(_keyword_words(set(exc.expected or ())))
+        elif isinstance(exc, UnexpectedEOF):
+            msg = "unexpected end of the file"
+            hint = "expected " + _describe_expected(_keyword_words(set(exc.expected or ())))
+        else:
+            msg, hint = "syntax error", ""
+        if mistake is not None:
+            msg, hint = f"{msg}: {mistake[0]}", mistake[1]
+        return error("E0001", msg, Span(path, line, column), hint), line
+    return error("E0001", "syntax error", Span(path, 1, 1)), 1
+
+
+_MISTAKE_EXAMPLES = {label: examples for label, examples in COMMON_MISTAKES.items()}
+
+
+def _blank_statement(text: str, line: int) -> str:
+    """Blank the statement around `line`: its first line and its indented block."""
+    lines = text.split("\n")
+    idx = max(0, min(line - 1, len(lines) - 1))
+
+    def indent(s: str) -> int:
+        return len(s) - len(s.lstrip(" \t"))
+
+    def blank(s: str) -> bool:
+        return not s.strip() or s.strip().startswith("#")
+
+    start = idx
+    while start > 0 and (blank(lines[start]) or indent(lines[start]) > 0):
+        start -= 1
+    if indent(lines[start]) > 0 or blank(lines[start]):
+        start = idx
+    end = start + 1
+    while end < len(lines) and (blank(lines[end]) or indent(lines[end]) > 0):
+        end += 1
+    for i in range(start, max(end, idx + 1)):
+        lines[i] = ""
+    return "\n".join(lines)
+
+
+def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
+    """Parse spec text; return the syntax tree of what parsed and every syntax error."""
+    diags: list[Diagnostic] = []
+    work = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not work.endswith("\n"):
+        work += "\n"
+    tree: Tree | None = None
+    for _ in range(MAX_SYNTAX_ERRORS + 1):
+        try:
+            tree = parser().parse(work)
+            break
+        except (UnexpectedInput, IndentationError_) as exc:
+            diag, line = _syntax_diagnostic(exc, path, work)
+            diags.append(diag)
+            blanked = _blank_statement(work, line)
+            if blanked == work:
+                break
+            work = blanked
+        except (LarkError, RecursionError, ValueError, AssertionError) as exc:
+            diags.append(error("E0001", f"cannot parse this file ({type(exc).__name__})", Span(path, 1, 1)))
+            break
+    if tree is None:
+        return ast.SpecFile(path, text, []), diags
+    builder = BuildAst(path)
+    try:
+        statements = builder.transform(tree)
+    except Exception as exc:  # noqa: BLE001 - a transformer bug must not become a traceback
+        inner = getattr(exc, "orig_exc", exc)
+        diags.append(error("E0001", f"cannot read this file ({inner})", Span(path, 1, 1)))
+        return ast.SpecFile(path, text, []), diags
+    diags.extend(builder.diagnostics)
+    return ast.SpecFile(path, text, statements), diags
