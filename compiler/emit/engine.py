@@ -20,6 +20,12 @@ from .pywriter import PyWriter, literal, safe_comment
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 MARKER = "# ---- engine ----\n"
 
+# Runtime parts copied into an engine, in this order, by the kind of game.
+COMMON_PARTS = ["common"]
+DEALT_ROUND_PARTS = ["dealt_round", "shoe"]
+SEAT_GAME_PARTS = ["seat_hands", "seat_table"]
+FINAL_PARTS = ["jsonl"]
+
 
 def runtime_part(name: str) -> str:
     """The engine part of one runtime module."""
@@ -53,14 +59,9 @@ class EngineEmitter:
             self.seat_functions()
         parts.append(self.header())
         parts.append(self.data())
-        parts.append(runtime_part("common"))
-        if g.is_dealt_round:
-            parts.append(runtime_part("dealt_round"))
-            parts.append(runtime_part("shoe"))
-        if g.is_seat_game:
-            parts.append(runtime_part("seat_hands"))
-            parts.append(runtime_part("seat_table"))
-        parts.append(runtime_part("jsonl"))
+        names = COMMON_PARTS + (DEALT_ROUND_PARTS if g.is_dealt_round else []) + (
+            SEAT_GAME_PARTS if g.is_seat_game else []) + FINAL_PARTS
+        parts.extend(runtime_part(name) for name in names)
         parts.append("# ---- the rules of the spec " + "-" * 50 + "\n\n" + self.funcs.text())
         parts.append('if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n')
         source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
