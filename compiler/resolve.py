@@ -61,6 +61,10 @@ class Resolver:
         self.check = Checker(self.diags)
         self.game: model.Game | None = None
         self.variant = False
+        self.pending_tiebreaks: list[ast.TiebreakStmt] = []
+        self.pending_rooms: list[tuple[model.Room, ast.RoomStmt]] = []
+        self.pending_squeeze: ast.SqueezeStmt | None = None
+        self.pending_burn: ast.BurnStmt | None = None
 
     # ---- helpers ---------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
@@ -324,14 +328,6 @@ class Resolver:
         else:
             self.err("E0199", f"this statement is not supported here ({stmt.kind})", stmt.span)
 
-    pending_tiebreaks: list[ast.TiebreakStmt]
-    pending_rooms: list
-    pending_squeeze: ast.SqueezeStmt | None = None
-    pending_burn: ast.BurnStmt | None = None
-
-    def __init_subclass__(cls, **kw):  # pragma: no cover - not subclassed
-        super().__init_subclass__(**kw)
-
     def shoe(self, stmt: ast.ShoeStmt) -> None:
         kind = DECK_KINDS.get(stmt.deck)
         if kind is None:
@@ -516,7 +512,7 @@ class Resolver:
     # ---- after all statements: cross references and expression scopes ------------------
     def finish(self) -> None:  # noqa: C901 - one block per part of the model
         g = self.game
-        for stmt in getattr(self, "pending_tiebreaks", []):
+        for stmt in self.pending_tiebreaks:
             keys = []
             for k in stmt.keys:
                 if k.text not in TIEBREAK_KEYS:
@@ -535,7 +531,7 @@ class Resolver:
                              f"types: {', '.join(x.name for x in g.types)}")
                     continue
                 t.tiebreak = tuple(keys)
-        for room, stmt in getattr(self, "pending_rooms", []):
+        for room, stmt in self.pending_rooms:
             for lim in stmt.limits:
                 for b in lim.bets:
                     if b.text not in g.bets:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..game_scopes import round_scope, settle_scope, table_scope, type_scope
 from ..model import Game
 from ..printer import expr_text
-from ..scopes import to_python
+from ..scopes import names_used, to_python
 from .pywriter import PyWriter, literal, safe_comment
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
@@ -45,6 +45,7 @@ class EngineEmitter:
         self.spec_path = spec_path
         self.constants: dict[Fraction, str] = {}
         self.funcs = PyWriter()
+        self.more_data = PyWriter()
 
     def py(self, expr, scope) -> str:
         return to_python(expr, scope, self.constants)
@@ -139,7 +140,7 @@ class EngineEmitter:
             rooms = {r.name: {b: (lo, hi) for b, (lo, hi) in r.limits.items()} for r in g.rooms.values()}
             w.line(f"ROOMS = {literal(rooms)}")
             w.line(f"SHOE_PROCEDURE = {literal(self.procedure())}")
-        return w.text()
+        return w.text() + (self.more_data.text() if self.more_data.lines else "")
 
     def procedure(self) -> dict:
         p = self.game.procedure
@@ -252,7 +253,7 @@ class EngineEmitter:
     # ---- seat games ------------------------------------------------------------------------
     def seat_functions(self) -> None:
         g = self.game
-        w = self.funcs
+        w = self.more_data
         ts = type_scope(g)
         w.line(f"SEATS = {literal(g.seats)}")
         w.line(f"HAND_SIZE = {literal(g.hand_size)}")
@@ -266,8 +267,17 @@ class EngineEmitter:
         w.line(f"TYPES = {literal(tuple(t.name for t in g.types))}")
         w.line("MULTIPLIER = {" + ", ".join(f"{literal(t.name)}: {self.number(t.multiplier)}" for t in g.types) + "}")
         w.line("TIEBREAK = {" + ", ".join(f"{literal(t.name)}: {literal(t.tiebreak)}" for t in g.types) + "}")
+        w.line(f"TYPE_LABELS = {literal({t.name: t.labels.get('en', t.name) for t in g.types})}")
         w.line(f"SCHEME = {literal(g.settlement.scheme)}")
-        w.blank(2)
+        used = set()
+        for cl in g.settlement.clauses:
+            used |= names_used(cl.expr) | (names_used(cl.unless) if cl.unless is not None else set())
+        for f in g.formulas.values():
+            used |= names_used(f.expr)
+        w.line(f"NEEDS_BANKER = {literal(g.settlement.scheme == 'against-banker')}")
+        w.line(f"NEEDS_STAKES = {literal('stake()' in used)}")
+        w.line(f"NEEDS_COINS = {literal('coins()' in used or 'poorest' in used)}")
+        w = self.funcs
         for t in g.types:
             with w.block(f"def type_{t.name}(h):"):
                 w.line(f'"""{t.name}: {docline(expr_text(t.when))}"""')

@@ -1,0 +1,105 @@
+"""Engine runtime for seat games: a hand's type, points, wild substitution and strength."""
+# ruff: noqa: F821 - names such as TYPES come from the generated part of the engine
+
+import itertools
+
+# ---- engine ----
+
+CARD_STRENGTH = {rank: len(CARD_ORDER) - i for i, rank in enumerate(CARD_ORDER)}
+SUIT_STRENGTH = {suit: len(SUIT_ORDER) - i for i, suit in enumerate(SUIT_ORDER)}
+TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
+
+
+class HandFacts:
+    """What a hand-type predicate may ask of a (substituted) hand."""
+
+    __slots__ = ("count", "total", "wild", "classes")
+
+    def __init__(self, ranks, wild):
+        self.count = len(ranks)
+        self.total = sum(VALUE[r] for r in ranks)
+        self.wild = wild
+        self.classes = {name: sum(1 for r in ranks if r in members) for name, members in CLASSES.items()}
+
+
+class HandValue:
+    """An evaluated hand: its cards, type, points, wild substitution and ranking strength."""
+
+    __slots__ = ("cards", "type", "points", "wild", "substitution", "strength")
+
+    def as_json(self, with_substitution=False):
+        out = {"type": self.type, "points": num_json(self.points), "wild": self.wild}
+        if with_substitution:
+            out["substitution"] = dict(self.substitution)
+        return out
+
+
+def classify(facts):
+    """The first hand type (highest first) whose predicate holds, or None."""
+    for name, test in TYPE_TESTS:
+        if test(facts):
+            return name
+    return None
+
+
+def top_card(codes):
+    """The highest card of a hand by the card order, ties broken by suit."""
+    return max(codes, key=lambda c: (CARD_STRENGTH.get(RANK_OF[c], 0), SUIT_STRENGTH.get(c[-1], 0)
+                                     if c not in JOKERS else 0))
+
+
+def strength(value):
+    """A sortable key: higher is stronger (type first, then the type's tie-break keys)."""
+    key = [-TYPE_INDEX[value.type]]
+    top = None
+    for k in TIEBREAK[value.type]:
+        if k == "total":
+            key.append(value.points)
+        elif k == "no wild":
+            key.append(0 if value.wild else 1)
+        elif k == "count":
+            key.append(len(value.cards))
+        else:
+            top = top or top_card(value.cards)
+            if k == "high card":
+                key.append(CARD_STRENGTH.get(RANK_OF[top], 0))
+            else:
+                key.append(SUIT_STRENGTH.get(top[-1], 0) if top not in JOKERS else 0)
+    return tuple(key)
+
+
+def evaluate(cards):
+    """Evaluate one hand; a wild card takes the substitution that makes the best hand."""
+    codes = parse_cards(cards)
+    low, high = HAND_SIZE
+    if len(codes) > high:
+        raise InvalidCards(f"a hand of more than {high} cards ({len(codes)})")
+    if len(codes) < low:
+        raise InvalidCards(f"a hand needs at least {low} card(s)")
+    check_copies(codes)
+    ranks = [RANK_OF[c] for c in codes]
+    wild_at = [i for i, r in enumerate(ranks) if r in WILD_RANKS]
+    best = None
+    choices = itertools.product(WILD_CHOICES, repeat=len(wild_at)) if wild_at else [()]
+    for choice in choices:
+        subbed = list(ranks)
+        for i, r in zip(wild_at, choice):
+            subbed[i] = r
+        facts = HandFacts(subbed, bool(wild_at))
+        kind = classify(facts)
+        if kind is None:
+            continue
+        score = tuple(-TYPE_INDEX[kind] if k == "type" else facts.total for k in WILD_BEST_BY)
+        if best is None or score > best[0]:
+            best = (score, facts, kind, choice)
+    if best is None:
+        raise EngineError(f"no hand type of the spec matches the hand {' '.join(codes)}")
+    _score, facts, kind, choice = best
+    value = HandValue()
+    value.cards = codes
+    value.type = kind
+    value.points = facts.total
+    value.wild = bool(wild_at)
+    value.substitution = {codes[i]: r for i, r in zip(wild_at, choice)}
+    value.strength = strength(value)
+    return value

@@ -1,0 +1,129 @@
+"""Engine runtime for seat games: read a table, settle it by the spec's scheme and formulas."""
+# ruff: noqa: F821 - names such as SCHEME come from the generated part of the engine
+
+# ---- engine ----
+
+
+class Table:
+    """One table being settled: seats in order, their hands, stakes, coins and what they paid."""
+
+    def __init__(self, seats, values, stakes, coins, banker):
+        self.seats = seats
+        self.values = values
+        self.stakes = stakes
+        self.coins = coins
+        self.banker = banker
+        self.paid = {s: 0 for s in seats}
+        self.received = {s: 0 for s in seats}
+        self.players = len(seats)
+        self.poorest = min(coins.values()) if coins else 0
+        for name, formula in FORMULAS:
+            setattr(self, "formula_" + name, formula(self))
+
+    def stake(self, seat):
+        return self.stakes[seat]
+
+    def multiplier(self, seat):
+        return MULTIPLIER[self.values[seat].type]
+
+    def type_of(self, seat):
+        return self.values[seat].type
+
+
+def _amounts(request, key, seats, needed):
+    given = request.get(key)
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise InvalidTable(f"\"{key}\" is an object of player to amount")
+    out = {}
+    for seat in seats:
+        if seat not in given:
+            if needed:
+                raise InvalidTable(f"missing {key[:-1] if key.endswith('s') else key} for {seat}")
+            continue
+        out[seat] = parse_money(given[seat], f"the {key} of {seat}")
+    return out
+
+
+def read_table(request):
+    """Validate a table request and evaluate every hand."""
+    hands = request.get("hands")
+    if not isinstance(hands, dict):
+        raise InvalidTable("a table has \"hands\": an object of player to cards")
+    seats = list(hands)
+    low, high = SEATS
+    if not low <= len(seats) <= high:
+        raise InvalidTable(f"a table seats {low} to {high} players, not {len(seats)}")
+    values = {}
+    for seat in seats:
+        try:
+            values[seat] = evaluate(hands[seat])
+        except EngineError as exc:
+            raise type(exc)(f"{seat}: {exc}") from None
+    check_copies([c for v in values.values() for c in v.cards])
+    banker = None
+    if NEEDS_BANKER:
+        banker = request.get("banker")
+        if banker not in hands:
+            raise InvalidTable(f"the banker {json_text(banker)!r} is not seated at the table")
+    stakes = _amounts(request, "stakes", seats, NEEDS_STAKES)
+    coins = _amounts(request, "coins", seats, NEEDS_COINS)
+    return Table(seats, values, stakes, coins, banker)
+
+
+def _transfer(t, loser, winner, amount, transfers):
+    if amount > 0:
+        t.paid[loser] += amount
+        t.received[winner] += amount
+        transfers.append({"from": loser, "to": winner, "amount": num_json(amount)})
+
+
+def settle_table(request):
+    """Settle one table: hands, order or results, transfers in order, and nets."""
+    t = read_table(request)
+    transfers = []
+    out = {"hands": {s: t.values[s].as_json() for s in t.seats}}
+    for name, _formula in FORMULAS:
+        out[name] = num_json(getattr(t, "formula_" + name))
+    if SCHEME == "pairwise":
+        order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
+        out["order"] = order
+        for i, winner in enumerate(order):
+            for loser in order[i + 1:]:
+                tied = t.values[winner].strength == t.values[loser].strength
+                if verdict(t, winner, loser, tied) == "draw":
+                    continue
+                _transfer(t, loser, winner, payment(t, winner, loser), transfers)
+    else:
+        banker = t.banker
+        results = {}
+        for player in t.seats:
+            if player == banker:
+                continue
+            tied = t.values[player].strength == t.values[banker].strength
+            who = verdict(t, banker, player, tied)
+            if who == "draw":
+                results[player] = "draw"
+                continue
+            if who is None:
+                who = "player" if t.values[player].strength > t.values[banker].strength else "banker"
+            results[player] = who
+            winner, loser = (player, banker) if who == "player" else (banker, player)
+            _transfer(t, loser, winner, payment(t, banker, player, winner, loser), transfers)
+        out["results"] = results
+    out["transfers"] = transfers
+    out["net"] = {s: num_json(t.received[s] - t.paid[s]) for s in t.seats}
+    return out
+
+
+def adjudicate(request):
+    """Answer one `play --jsonl` request: a table, or {"hand": [...]} for one hand."""
+    if not isinstance(request, dict):
+        raise EngineError("a request is a JSON object: {\"hands\": …} or {\"hand\": […]}")
+    if "hand" in request:
+        value = evaluate(request["hand"])
+        out = value.as_json(with_substitution=True)
+        out["label"] = TYPE_LABELS.get(value.type, value.type)
+        return out
+    return settle_table(request)
