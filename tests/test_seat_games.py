@@ -1,0 +1,150 @@
+"""Ten-and-a-half engines: exhaustive typing, ranking order, settlement and wild properties."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiler import pipeline
+from compiler.engine_loader import load_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ("ten_and_a_half", "ten_and_a_half_banker")
+
+
+def engine_for(name: str):
+    results, _loader = pipeline.compile_all([ROOT / "spec" / f"{name}.rules"])
+    assert results[0].ok, results[0].diagnostics
+    return load_engine(results[0].artefacts[f"engines/{name}.py"], name)
+
+
+ENGINES = {name: engine_for(name) for name in SPECS}
+DECK = list(ENGINES["ten_and_a_half"].CARD_CODES)
+
+
+def value_classes(engine) -> list[list[str]]:
+    """The deck's cards grouped by what a hand type can see: value, class membership, wildness."""
+    groups: dict[tuple, list[str]] = {}
+    for code in engine.CARD_CODES:
+        rank = engine.RANK_OF[code]
+        key = (engine.VALUE.get(rank), rank in engine.WILD_RANKS,
+               tuple(rank in members for members in engine.CLASSES.values()), rank if rank in engine.WILD_RANKS else "")
+        groups.setdefault(key, []).append(code)
+    return list(groups.values())
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_every_hand_of_the_deck_gets_exactly_one_type(name):
+    engine = ENGINES[name]
+    classes = value_classes(engine)
+    checked = 0
+    for size in range(1, 6):
+        for combo in itertools.combinations_with_replacement(range(len(classes)), size):
+            counts = {i: combo.count(i) for i in set(combo)}
+            if any(counts[i] > len(classes[i]) for i in counts):
+                continue
+            cards = [c for i in sorted(counts) for c in classes[i][:counts[i]]]
+            ranks = [engine.RANK_OF[c] for c in cards]
+            wild_at = [i for i, r in enumerate(ranks) if r in engine.WILD_RANKS]
+            for choice in itertools.product(engine.WILD_CHOICES, repeat=len(wild_at)):
+                subbed = list(ranks)
+                for i, r in zip(wild_at, choice):
+                    subbed[i] = r
+                facts = engine.HandFacts(subbed, bool(wild_at))
+                matching = [t for t, test in engine.TYPE_TESTS if test(facts)]
+                assert len(matching) == 1, (cards, choice, matching)
+            value = engine.evaluate(cards)
+            assert value.type in engine.TYPES
+            checked += 1
+    assert checked > 1000
+
+
+hands_strategy = st.lists(st.sampled_from(DECK), min_size=2, max_size=10, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_strategy, st.data())
+def test_ranking_is_a_total_order_on_hands_that_did_not_bust(cards, data):
+    engine = ENGINES["ten_and_a_half"]
+    cut = data.draw(st.integers(min_value=1, max_value=len(cards) - 1))
+    a, b = cards[:cut][:5], cards[cut:][:5]
+    va, vb = engine.evaluate(a), engine.evaluate(b)
+    if "bust" in (va.type, vb.type):
+        return
+    assert va.strength != vb.strength, (a, b)
+    assert (va.strength > vb.strength) != (vb.strength > va.strength)
+
+
+def table_strategy(banker_game: bool):
+    @st.composite
+    def build(draw):
+        n = draw(st.integers(min_value=2, max_value=5))
+        deck = draw(st.permutations(DECK))
+        sizes = [draw(st.integers(min_value=1, max_value=5)) for _ in range(n)]
+        hands, pos = {}, 0
+        for i, size in enumerate(sizes):
+            hands[f"p{i + 1}"] = list(deck[pos:pos + size])
+            pos += size
+        coins = {p: draw(st.integers(min_value=0, max_value=5000)) for p in hands}
+        table = {"hands": hands, "coins": coins}
+        if banker_game:
+            table["banker"] = draw(st.sampled_from(list(hands)))
+        else:
+            table["stakes"] = {p: draw(st.integers(min_value=0, max_value=500)) for p in hands}
+        return table
+    return build()
+
+
+@pytest.mark.parametrize("name", SPECS)
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_settlement_never_moves_more_than_a_loser_holds_and_nets_sum_to_zero(name, data):
+    engine = ENGINES[name]
+    table = data.draw(table_strategy(name.endswith("banker")))
+    answer = engine.settle_table(table)
+    paid = {p: Fraction(0) for p in table["hands"]}
+    for t in answer["transfers"]:
+        amount = Fraction(str(t["amount"]))
+        assert amount > 0
+        paid[t["from"]] += amount
+    for p, total in paid.items():
+        assert total <= table["coins"][p], (p, total, table)
+    assert sum(Fraction(str(v)) for v in answer["net"].values()) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([c for c in DECK if c not in ("BJ", "SJ")]), min_size=0, max_size=4, unique=True),
+       st.sampled_from([["BJ"], ["SJ"], ["BJ", "SJ"]]))
+def test_wild_substitution_is_never_worse_than_any_fixed_choice(plain_cards, jokers):
+    engine = ENGINES["ten_and_a_half"]
+    cards = (plain_cards + jokers)[:5]
+    chosen = engine.evaluate(cards)
+    best = (-engine.TYPE_INDEX[chosen.type], chosen.points)
+    ranks = [engine.RANK_OF[c] for c in cards]
+    wild_at = [i for i, r in enumerate(ranks) if r in engine.WILD_RANKS]
+    for choice in itertools.product(engine.WILD_CHOICES, repeat=len(wild_at)):
+        subbed = list(ranks)
+        for i, r in zip(wild_at, choice):
+            subbed[i] = r
+        facts = engine.HandFacts(subbed, True)
+        kind = engine.classify(facts)
+        assert (-engine.TYPE_INDEX[kind], facts.total) <= best
+
+
+def test_play_hand_shows_the_substitution(capsys):
+    from compiler.cli import main
+
+    assert main(["play", str(ROOT / "spec" / "ten_and_a_half.rules"), "--hand", "JS QH BJ"]) == 0
+    out = capsys.readouterr().out
+    assert "BJ as 9" in out and "plain" in out
+
+
+def test_jokers_are_face_cards_in_the_banker_game():
+    engine = ENGINES["ten_and_a_half_banker"]
+    value = engine.evaluate(["BJ", "SJ", "JS", "QH", "KD"])
+    assert value.type == "five_faces" and value.points == Fraction(5, 2) and not value.wild
