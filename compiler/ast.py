@@ -454,9 +454,11 @@ class SqueezeStmt(Stmt):
 
 @dataclass
 class ValidBetStmt(Stmt):
-    """`valid bets none when EXPR`: rounds whose stakes do not count as valid bets."""
+    """`valid bets none when EXPR` (rounds whose stakes do not count as valid bets), or
+    `valid bets none for pushed stakes` (a stake returned by a push counts none)."""
 
     when: Expr | None = None
+    pushed: bool = False
     kind = "valid bets"
 
 
@@ -480,7 +482,8 @@ class BurnStmt(Stmt):
 
 @dataclass
 class LastRoundStmt(Stmt):
-    """`last round one-more-after` (cut card out during a round) ."""
+    """`last round one-more-after` (one more round after the cut card comes out) or
+    `last round at-cut` (the round in which the cut card comes out is the last)."""
 
     rule: str = ""
     kind = "last round"

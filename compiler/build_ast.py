@@ -394,6 +394,9 @@ class BuildAst(Transformer):
     def valid_bet(self, meta, children):
         return ast.ValidBetStmt(self.span(meta), when=self._exprs(children)[0], cite=self._cite(children))
 
+    def valid_pushed(self, meta, children):
+        return ast.ValidBetStmt(self.span(meta), pushed=True, cite=self._cite(children))
+
     def cut_card(self, meta, children):
         lo, hi = self._tokens(children, "INT")
         return ast.CutCardStmt(self.span(meta), low=int(lo), high=int(hi), cite=self._cite(children))

@@ -286,8 +286,11 @@ class Game:
     squeeze: Squeeze | None = None
     valid_bets_none_when: ast.Expr | None = None
     valid_bets_cite: str | None = None
+    valid_bets_pushed_none: bool = False
+    valid_bets_pushed_cite: str | None = None
     procedure: ShoeProcedure = field(default_factory=ShoeProcedure)
     void_returns_stakes: bool = False
+    void_cite: str | None = None
     differences: list[Difference] = field(default_factory=list)
     source_text: str = ""
 

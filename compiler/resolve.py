@@ -305,6 +305,9 @@ class Resolver:
                 g.squeeze = model.Squeeze(tuple(b.text for b in stmt.bets), stmt.ties_to,
                                           tuple(o.text for o in stmt.order), stmt.span, stmt.cite)
                 self.pending_squeeze = stmt
+        elif isinstance(stmt, ast.ValidBetStmt) and stmt.pushed:
+            if self.singleton(stmt, "valid bets pushed", g.valid_bets_pushed_none, seen):
+                g.valid_bets_pushed_none, g.valid_bets_pushed_cite = True, stmt.cite
         elif isinstance(stmt, ast.ValidBetStmt):
             if self.singleton(stmt, "valid bets", g.valid_bets_none_when is not None, seen):
                 g.valid_bets_none_when, g.valid_bets_cite = stmt.when, stmt.cite
@@ -324,7 +327,8 @@ class Resolver:
                 g.procedure.last_round = stmt.rule
                 g.procedure.cites["last"] = stmt.cite
         elif isinstance(stmt, ast.VoidStmt):
-            g.void_returns_stakes = True
+            if self.singleton(stmt, "void", g.void_returns_stakes, seen):
+                g.void_returns_stakes, g.void_cite = True, stmt.cite
         else:
             self.err("E0199", f"this statement is not supported here ({stmt.kind})", stmt.span)
 
@@ -541,10 +545,13 @@ class Resolver:
             for ref in list(self.pending_squeeze.bets):
                 if ref.text not in g.bets:
                     self.err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span)
+                elif ref.text not in g.hands:
+                    self.err("E0101", f"bet `{ref.text}` may squeeze, but no hand is named `{ref.text}`", ref.span,
+                             "a squeezing bet squeezes the cards of the hand of the same name")
             for ref in self.pending_squeeze.order:
                 if ref.text not in g.hands:
                     self.err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span)
-            if self.pending_squeeze.ties_to not in g.bets:
+            if self.pending_squeeze.ties_to not in g.squeeze.bets:
                 self.err("E0101", f"unknown bet `{self.pending_squeeze.ties_to}` in the squeeze rule",
                          self.pending_squeeze.span)
         if self.pending_burn is not None:

@@ -113,7 +113,7 @@ TERMINAL_WORDS = {
     "ROUNDING": "a rounding rule (down, up, half-up, half-even)",
     "SCHEME": "a settlement scheme (pairwise, against-banker)",
     "VERDICT": "banker-wins or player-wins",
-    "LAST_RULE": "one-more-after or next",
+    "LAST_RULE": "one-more-after or at-cut",
     "_DECKS": "deck or decks",
     "_TIMES": "× (row key × column key)",
     "$END": "the end of the file",

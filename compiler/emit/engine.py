@@ -16,13 +16,14 @@ from ..model import Game
 from ..printer import expr_text
 from ..scopes import names_used, to_python
 from .pywriter import PyWriter, literal, safe_comment
+from .table_rules import table_data, table_functions
 
 RUNTIME = Path(__file__).resolve().parent.parent / "runtime"
 MARKER = "# ---- engine ----\n"
 
 # Runtime parts copied into an engine, in this order, by the kind of game.
 COMMON_PARTS = ["common"]
-DEALT_ROUND_PARTS = ["dealt_round", "shoe"]
+DEALT_ROUND_PARTS = ["dealt_round", "shoe", "table_ops"]
 SEAT_GAME_PARTS = ["seat_hands", "seat_table"]
 FINAL_PARTS = ["jsonl"]
 
@@ -140,6 +141,7 @@ class EngineEmitter:
             rooms = {r.name: {b: (lo, hi) for b, (lo, hi) in r.limits.items()} for r in g.rooms.values()}
             w.line(f"ROOMS = {literal(rooms)}")
             w.line(f"SHOE_PROCEDURE = {literal(self.procedure())}")
+            table_data(g, w)
         return w.text() + (self.more_data.text() if self.more_data.lines else "")
 
     def procedure(self) -> dict:
@@ -244,6 +246,7 @@ class EngineEmitter:
             w.blank(2)
         w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in g.bets) + "}")
         w.blank(2)
+        table_functions(g, w, self.py)
 
     def number(self, value: Fraction) -> str:
         from ..scopes import py_number

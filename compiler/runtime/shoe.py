@@ -1,4 +1,11 @@
-"""Engine runtime: a seeded, reproducible shoe that deals rounds."""
+"""Engine runtime: the shoe procedure (seeded shuffle, cut card, burn, last-round rule).
+
+`Shoe(seed)` shuffles the spec's decks with `random.Random(seed)` (the same seed
+gives the same shoe on every machine), places the cut card in the spec's range
+from the end, burns by the revealed card's burn value, and deals rounds until
+the last-round rule ends the shoe. `deal_at` is the shoe's fast path of `play`:
+the cards are canonical codes already, so nothing is parsed or checked again.
+"""
 # ruff: noqa: F821 - names such as DECKS come from the generated part of the engine
 
 import random
@@ -6,20 +13,89 @@ import random
 # ---- engine ----
 
 
+def round_max_cards():
+    """The most cards one round can use: the deal and one card per drawing hand."""
+    return len(DEAL_ORDER) + len(DRAWERS)
+
+
+def deal_at(cards, start):
+    """The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's `play`."""
+    r = Round()
+    pos = start
+    for hand in DEAL_ORDER:
+        getattr(r, hand).append(cards[pos])
+        pos += 1
+    if not stand_all(r):
+        for hand, decide in DRAWERS:
+            if decide(r)[2]:
+                getattr(r, hand).append(cards[pos])
+                pos += 1
+    r.outcome = outcome_of(r)
+    r.cards_used = pos - start
+    return r
+
+
 class Shoe:
-    """A shuffled shoe of the spec's decks; the same seed gives the same cards."""
+    """A shuffled shoe of the spec's decks, dealt by the spec's procedure.
+
+    `cut` is the index of the card the cut card lies in front of; `burned` the
+    revealed card(s) and the cards burned after them; `finished` turns true when
+    the last-round rule ends the shoe (or too few cards remain for a round).
+    """
 
     def __init__(self, seed=None, decks=None):
+        self.seed = seed
         self.decks = decks or DECKS
         self.cards = [code for code in CARD_CODES for _ in range(self.decks)]
-        random.Random(seed).shuffle(self.cards)
+        rng = random.Random(seed)
+        rng.shuffle(self.cards)
+        n = len(self.cards)
+        p = SHOE_PROCEDURE
+        self.cut = n - rng.randint(p["cut_low"], p["cut_high"]) if p["cut_low"] is not None else n
         self.position = 0
+        self.burned = []
+        self.rounds_dealt = 0
+        self.cut_out = None  # "during" or "between" once the cut card has come out
+        self.last = False  # the next round is the shoe's last
+        self.finished = False
+        if p["burn_reveal"]:
+            self.burn(p["burn_reveal"], p["burn_values"])
+
+    def burn(self, reveal, values):
+        """Reveal `reveal` cards and burn as many more as their burn values say."""
+        shown = self.cards[:reveal]
+        count = reveal + sum(values.get(RANK_OF[c], 0) for c in shown)
+        self.burned = self.cards[:count]
+        self.position = count
 
     def remaining(self):
         return len(self.cards) - self.position
 
+    def next_round(self):
+        """Deal the next round and apply the last-round rule; return (round, first card index)."""
+        if self.finished:
+            raise InvalidTable("the shoe has ended; start a new shoe")
+        start = self.position
+        r = deal_at(self.cards, start)
+        self.position = start + r.cards_used
+        self.rounds_dealt += 1
+        self.after_round(start)
+        return r, start
+
+    def after_round(self, start):
+        """The last-round rule: the cut card out during a round, or between rounds."""
+        if self.last:
+            self.finished = True
+        elif self.cut_out is None and self.position >= self.cut:
+            self.cut_out = "during" if start < self.cut < self.position else "between"
+            if SHOE_PROCEDURE["last_round"] == "at-cut":
+                self.finished = True
+            else:
+                self.last = True
+        if self.remaining() < round_max_cards():
+            self.finished = True
+
     def deal_round(self, bets=None):
-        """Play one round from the top of the shoe; return (round, returns)."""
-        r = play(self.cards[self.position:self.position + len(DEAL_ORDER) + len(DRAWERS)])
-        self.position += r.cards_used
+        """Play one round from the shoe; return (round, returns of `bets`)."""
+        r, _ = self.next_round()
         return r, (settle(r, bets) if bets else {})

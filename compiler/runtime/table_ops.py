@@ -1,0 +1,191 @@
+"""Engine runtime: a table dealing a shoe round by round, with squeeze, valid bets and voids.
+
+Bets at a table are per bettor: `{bettor: {bet: stake}}`. Each round gives a
+`TableRound`: its number, cards, the `Round`, every bettor's returns, the valid
+bet amount per bettor (the spec's `valid bets` rules), and the squeeze schedule
+(the spec's `squeeze` rule: who may squeeze which cards, in what order).
+"""
+# ruff: noqa: F821 - names such as SQUEEZE_BETS come from the generated part of the engine
+
+# ---- engine ----
+
+SCHEDULE_ORDER = tuple(SQUEEZE_ORDER) + tuple(h for h in HANDS if h not in SQUEEZE_ORDER)
+FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
+
+
+def table_bets(bets, room=None):
+    """Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet: stake}`)."""
+    if not isinstance(bets, dict):
+        raise InvalidBet("bets are an object of bettor to {bet: stake}")
+    if bets and not any(isinstance(v, dict) for v in bets.values()):
+        bets = {"bettor": bets}
+    out = {}
+    for bettor, stakes in bets.items():
+        if not isinstance(stakes, dict):
+            raise InvalidBet(f"the bets of {json_text(bettor)} are an object of bet name to stake")
+        if room is not None:
+            check_limits(room, stakes)
+        exact = {}
+        for name, stake in stakes.items():
+            if name not in BETS:
+                raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(BETS)}")
+            amount = parse_money(stake, f"the stake of {bettor} on {name}")
+            if amount:
+                exact[name] = amount
+        out[str(bettor)] = exact
+    return out
+
+
+def squeeze_sides(bets):
+    """The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says."""
+    sides = {}
+    for bettor, stakes in bets.items():
+        placed = [(stakes[b], b) for b in SQUEEZE_BETS if b in stakes]
+        if not placed:
+            continue
+        top = max(s for s, _ in placed)
+        best = [b for s, b in placed if s == top]
+        sides[bettor] = SQUEEZE_TIES_TO if SQUEEZE_TIES_TO in best else best[0]
+    return sides
+
+
+def squeeze_plan(bets):
+    """{hand: (bettors…)} for every hand, in the squeeze order."""
+    sides = squeeze_sides(bets)
+    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in SCHEDULE_ORDER}
+
+
+def squeeze_schedule(r, plan):
+    """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
+    steps = []
+    for hand in SCHEDULE_ORDER:
+        steps.append(("deal", hand, tuple(getattr(r, hand)[:FIRST_CARDS[hand]]), plan[hand]))
+    for hand in SCHEDULE_ORDER:
+        cards = getattr(r, hand)
+        if len(cards) > FIRST_CARDS[hand]:
+            steps.append(("draw", hand, tuple(cards[FIRST_CARDS[hand]:]), plan[hand]))
+    return tuple(steps)
+
+
+def valid_amount(r, stakes):
+    """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
+    if not stakes or no_valid_bets(r, stakes):
+        return 0
+    total = 0
+    for name, stake in stakes.items():
+        if VALID_PUSHED_NONE and name in PUSHED and PUSHED[name](r):
+            continue
+        total += stake
+    return total
+
+
+class TableRound:
+    """One round at a table: number, cards, the round, returns, valid bets, squeeze schedule."""
+
+    __slots__ = ("number", "cards", "round", "bets", "returns", "valid", "squeeze", "void", "room", "shoe_note")
+
+    def __init__(self, number, cards, r, bets, plan, room=None):
+        self.number = number
+        self.cards = cards
+        self.round = r
+        self.bets = bets
+        self.returns = {bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()}
+        self.valid = {bettor: valid_amount(r, stakes) for bettor, stakes in bets.items()}
+        self.squeeze = squeeze_schedule(r, plan)
+        self.void = None
+        self.room = room
+        self.shoe_note = None
+
+    def record(self):
+        """The round as a JSON record (the log line of `play --jsonl --log` and `simulate --log`)."""
+        out = {"round": self.number, "cards": list(self.cards)}
+        if self.room is not None:
+            out["room"] = self.room
+        out["bets"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.bets.items()}
+        out.update(record(self.round))
+        if self.void is not None:
+            out["void"] = self.void
+            out["outcome"] = None
+        out["returns"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.returns.items()}
+        out["valid"] = {b: num_json(v) for b, v in self.valid.items()}
+        out["squeeze"] = [{"phase": p, "hand": h, "cards": list(c), "bettors": list(who)}
+                          for p, h, c, who in self.squeeze]
+        if self.shoe_note:
+            out.update(self.shoe_note)
+        return out
+
+
+def void_round(tr, reason):
+    """Void a round (a misdeal): every stake comes back and no valid bet counts."""
+    if not VOID_RETURNS_STAKES:
+        raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
+    tr.void = str(reason) if reason else "void"
+    tr.returns = {bettor: dict(stakes) for bettor, stakes in tr.bets.items()}
+    tr.valid = {bettor: 0 for bettor in tr.bets}
+    return tr
+
+
+class Table:
+    """A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all."""
+
+    def __init__(self, seed=None, room=None, decks=None):
+        if room is not None and room not in ROOMS:
+            raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(ROOMS) or 'none'}")
+        self.shoe = Shoe(seed, decks)
+        self.room = room
+        self.number = 0
+
+    @property
+    def finished(self):
+        return self.shoe.finished
+
+    def deal(self, bets, plan=None):
+        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`."""
+        if plan is None:
+            bets = table_bets(bets, self.room)
+            plan = squeeze_plan(bets)
+        shoe = self.shoe
+        cut_before = shoe.cut_out
+        r, start = shoe.next_round()
+        self.number += 1
+        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room)
+        if shoe.cut_out != cut_before or shoe.finished:
+            note = {}
+            if shoe.cut_out != cut_before:
+                note["cut_card"] = shoe.cut_out
+            if shoe.finished:
+                note["last"] = True
+            tr.shoe_note = note
+        return tr
+
+    def rounds(self, bets):
+        """Every round until the shoe ends, each with the same bets (checked once)."""
+        bets = table_bets(bets, self.room)
+        plan = squeeze_plan(bets)
+        while not self.shoe.finished:
+            yield self.deal(bets, plan)
+
+
+def deal_shoe(seed, bets, room=None):
+    """All the rounds of one shoe dealt from `seed`, with the same bets every round."""
+    return list(Table(seed, room).rounds(bets))
+
+
+def table_round(request):
+    """Adjudicate one logged round again: {"round", "cards", "bets", ["room"], ["void"]} -> TableRound."""
+    if not isinstance(request, dict):
+        raise EngineError("a round record is a JSON object")
+    codes = parse_cards(request.get("cards") or [])
+    check_copies(codes)
+    if len(codes) < round_max_cards():
+        codes = codes + [None] * (round_max_cards() - len(codes))
+    try:
+        r = deal_at(codes, 0)
+    except (TypeError, KeyError):
+        raise InvalidCards("not enough cards for the round") from None
+    room = request.get("room")
+    bets = table_bets(request.get("bets") or {}, room)
+    tr = TableRound(request.get("round"), [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
+    if request.get("void"):
+        void_round(tr, request["void"])
+    return tr
