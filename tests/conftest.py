@@ -1,0 +1,54 @@
+"""Shared helpers for the compiler's tests: compile a spec into a loaded engine, build card lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler import pipeline
+from compiler.emit.engine import emit_engine
+from compiler.engine_loader import load_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
+BACCARAT = SPEC / "baccarat.rules"
+
+# One rank of each baccarat value (10 J Q K all count 0).
+RANK_OF_VALUE = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
+SUITS = "SHCD"
+
+
+def card(value: int, suit: int = 0) -> str:
+    """A card of the given baccarat value (0–9), in one of the four suits."""
+    return RANK_OF_VALUE[value] + SUITS[suit % 4]
+
+
+def two_cards(total: int, way: int = 0) -> tuple[str, str]:
+    """Two cards whose baccarat total is `total`, composed in one of several ways.
+
+    way 0: a ten-valued card and the total; way 1: 5 and total-5 (mod 10);
+    way 2: 9 and total-9 (mod 10). Different ways give the same total from different cards.
+    """
+    first = (0, 5, 9)[way % 3]
+    return card(first, way), card((total - first) % 10, way + 1)
+
+
+def compile_engine(spec: Path):
+    """Compile one spec in memory (parse, resolve, checks) and load its engine.
+
+    Only the engine is emitted (the rule card and conformance tests are other
+    tests' business); the test fails on any error diagnostic.
+    """
+    results, _ = pipeline.compile_all([spec], emit=False)
+    result = results[0]
+    errors = [d for d in result.diagnostics if d.is_error]
+    assert result.ok, f"{spec} does not compile: {errors}"
+    source = emit_engine(result.game, result.spec)
+    return load_engine(source, f"test_{result.game.name}_{abs(hash(str(spec)))}")
+
+
+@pytest.fixture(scope="session")
+def baccarat():
+    """The engine of spec/baccarat.rules, compiled once per test session."""
+    return compile_engine(BACCARAT)

@@ -1,0 +1,79 @@
+"""The banker's third-card rule, tested exhaustively against the rule written out independently here.
+
+Every banker two-card total 0–7 × every value 0–9 of the player's third card,
+each built from real card sequences in several ways, plus the branch where the
+player stood. The expected behaviour is the standard punto banco rule, written
+below without reference to the spec or the compiler.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import card, two_cards
+
+
+def banker_draws_after_player_drew(banker_total: int, player_third: int) -> bool:
+    """The standard rule: 0–2 draw; 3 unless 8; 4 on 2–7; 5 on 4–7; 6 on 6–7; 7 stands."""
+    if banker_total <= 2:
+        return True
+    if banker_total == 3:
+        return player_third != 8
+    if banker_total == 4:
+        return 2 <= player_third <= 7
+    if banker_total == 5:
+        return 4 <= player_third <= 7
+    if banker_total == 6:
+        return player_third in (6, 7)
+    return False
+
+
+CELLS = [(b, v) for b in range(8) for v in range(10)]
+
+
+@pytest.mark.parametrize(("banker_total", "third"), CELLS, ids=[f"banker{b}-third{v}" for b, v in CELLS])
+@pytest.mark.parametrize("player_total", [0, 3, 5])
+@pytest.mark.parametrize("way", [0, 1, 2])
+def test_banker_after_player_drew(baccarat, banker_total, third, player_total, way):
+    p1, p2 = two_cards(player_total, way)
+    b1, b2 = two_cards(banker_total, way + 1)
+    cards = [p1, b1, p2, b2, card(third, 2), card(4, 3)]
+    r = baccarat.play(cards)
+    assert r.player == [p1, p2, cards[4]], "a player on 0–5 draws"
+    expected = banker_draws_after_player_drew(banker_total, third)
+    assert (len(r.banker) == 3) is expected
+    assert r.banker == [b1, b2] + ([cards[5]] if expected else [])
+    assert r.cards_used == (6 if expected else 5)
+
+
+@pytest.mark.parametrize("banker_total", range(8))
+@pytest.mark.parametrize("player_total", [6, 7])
+@pytest.mark.parametrize("way", [0, 1, 2])
+def test_banker_after_player_stood(baccarat, banker_total, player_total, way):
+    p1, p2 = two_cards(player_total, way)
+    b1, b2 = two_cards(banker_total, way + 2)
+    cards = [p1, b1, p2, b2, card(3, 1), card(4, 2)]
+    r = baccarat.play(cards)
+    assert r.player == [p1, p2], "a player on 6–7 stands"
+    expected = banker_total <= 5
+    assert r.banker == [b1, b2] + ([cards[4]] if expected else [])
+    assert r.cards_used == (5 if expected else 4)
+
+
+@pytest.mark.parametrize("player_total", range(10))
+@pytest.mark.parametrize("banker_total", [8, 9])
+def test_banker_natural_stops_everyone(baccarat, player_total, banker_total):
+    p1, p2 = two_cards(player_total)
+    b1, b2 = two_cards(banker_total, 1)
+    r = baccarat.play([p1, b1, p2, b2, card(1, 2), card(2, 3)])
+    assert (len(r.player), len(r.banker), r.cards_used) == (2, 2, 4)
+
+
+def test_explained_banker_step_names_the_grid_cell(baccarat):
+    """The explanation of a banker draw names the matrix rule and the (total, value) cell it used."""
+    p1, p2 = two_cards(2)
+    b1, b2 = two_cards(3, 1)
+    r = baccarat.play([p1, b1, p2, b2, card(8), card(1)], explain=True)
+    banker_step = next(s for s in r.steps if s.get("hand") == "banker" and s["step"] in ("draw", "stand"))
+    assert banker_step["step"] == "stand"
+    assert tuple(banker_step["key"]) == (3, 8)
+    assert "value(third(player))" in banker_step["rule"]
