@@ -11,6 +11,7 @@ from . import pipeline
 from .diagnostics import Diagnostic, render_all, to_json
 from .engine_loader import load_engine
 from .explain import explain_hand, explain_round, explain_table
+from .replay import answer_and_log, replay_lines
 
 
 def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
@@ -81,8 +82,17 @@ def load_game_engine(spec: str):
 
 def cmd_play(args) -> int:
     game, engine = load_game_engine(args.spec)
+    if (args.replay or args.log) and not game.is_dealt_round:
+        print("croupier: --replay and --log are for dealt-round games", file=sys.stderr)
+        return 2
+    if args.replay:
+        return cmd_replay(engine, args.replay)
     if args.jsonl:
-        engine.run_jsonl(sys.stdin, sys.stdout.write)
+        if args.log:
+            with open(args.log, "w", encoding="utf-8") as log:
+                answer_and_log(engine, sys.stdin, sys.stdout.write, log)
+        else:
+            engine.run_jsonl(sys.stdin, sys.stdout.write)
         return 0
     try:
         if args.hand is not None:
@@ -117,6 +127,20 @@ def cmd_play(args) -> int:
     return 0
 
 
+def cmd_replay(engine, path: str) -> int:
+    """Adjudicate a round log again and report every mismatch by round number."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            checked, problems = replay_lines(engine, f)
+    except OSError as exc:
+        print(f"croupier: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    for p in problems:
+        print(p)
+    print(f"croupier: {checked} round(s) replayed, {len(problems)} mismatch(es)", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -139,6 +163,8 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--table", help="one table as JSON (hands, stakes, coins[, banker])")
     pl.add_argument("--json", action="store_true", help="print the result as JSON")
     pl.add_argument("--jsonl", action="store_true", help="read requests as JSON Lines on stdin")
+    pl.add_argument("--log", help="with --jsonl: also write each answered round as a JSON Lines round record")
+    pl.add_argument("--replay", metavar="LOG", help="adjudicate a round log again and report every mismatch")
     pl.set_defaults(func=cmd_play)
     from .cli_more import add_commands
 

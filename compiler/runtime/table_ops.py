@@ -71,11 +71,13 @@ def valid_amount(r, stakes):
     """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
     if not stakes or no_valid_bets(r, stakes):
         return 0
+    if not VALID_PUSHED_NONE:
+        return sum(stakes.values())
     total = 0
     for name, stake in stakes.items():
-        if VALID_PUSHED_NONE and name in PUSHED and PUSHED[name](r):
-            continue
-        total += stake
+        pushed = PUSHED.get(name)
+        if pushed is None or not pushed(r):
+            total += stake
     return total
 
 

@@ -1,0 +1,117 @@
+"""Round logs: write `play --jsonl` rounds as JSON Lines, and replay a log card by card.
+
+A log line is a round record (`TableRound.record()` of the engine): round
+number, the cards in dealing order, the bets per bettor, and what the table
+said: hands, totals, events, outcome, returns, valid bets, squeeze schedule.
+Replaying adjudicates each round again from its cards and bets and reports
+every field where the log and the engine disagree, by round number — the
+dispute check of source 003 (verify a round card by card against its number).
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+
+# Fields that are the round's input, or notes about the shoe that one round cannot re-derive.
+INPUT_FIELDS = ("round", "cards", "bets", "room", "void", "shoe", "cut_card", "last")
+
+
+def norm(value):
+    """A JSON value with every number as an exact Fraction, for comparison."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, Decimal)):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return value
+    if isinstance(value, list):
+        return [norm(v) for v in value]
+    if isinstance(value, dict):
+        return {k: norm(v) for k, v in value.items()}
+    return value
+
+
+def shown(value) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def differences(logged, actual, path: str) -> list[str]:
+    """Where two JSON values differ: `path: log says X, the engine says Y`, card by card in lists."""
+    if isinstance(logged, dict) and isinstance(actual, dict):
+        out = []
+        for key in list(actual) + [k for k in logged if k not in actual]:
+            if key not in logged:
+                out.append(f"{path}.{key}: missing from the log (the engine says {shown(actual[key])})")
+            elif key not in actual:
+                out.append(f"{path}.{key}: in the log ({shown(logged[key])}) but not in the engine's answer")
+            else:
+                out.extend(differences(logged[key], actual[key], f"{path}.{key}"))
+        return out
+    if isinstance(logged, list) and isinstance(actual, list):
+        out = []
+        for i in range(max(len(logged), len(actual))):
+            a = logged[i] if i < len(logged) else "(none)"
+            b = actual[i] if i < len(actual) else "(none)"
+            out.extend(differences(a, b, f"{path}[{i + 1}]"))
+        return out
+    if norm(logged) != norm(actual):
+        return [f"{path}: log says {shown(logged)}, the engine says {shown(actual)}"]
+    return []
+
+
+def replay_lines(engine, lines) -> tuple[int, list[str]]:
+    """Adjudicate every logged round again; return (rounds checked, mismatches)."""
+    checked, problems, seen = 0, [], set()
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line, parse_float=Decimal)
+        except ValueError as exc:
+            problems.append(f"line {lineno}: not JSON: {exc}")
+            continue
+        if not isinstance(rec, dict):
+            problems.append(f"line {lineno}: a round record is a JSON object")
+            continue
+        label = f"round {rec.get('round')}" + (f" of shoe {rec['shoe']}" if "shoe" in rec else "")
+        where = f"line {lineno}, {label}"
+        key = (shown(rec.get("shoe")), shown(rec.get("round")))
+        if rec.get("round") is None:
+            problems.append(f"{where}: the record has no round number")
+        elif key in seen:
+            problems.append(f"{where}: this round number appears twice")
+        seen.add(key)
+        try:
+            expected = engine.table_round(rec).record()
+        except engine.EngineError as exc:
+            problems.append(f"{where}: cannot adjudicate: {exc}")
+            continue
+        checked += 1
+        if norm(rec.get("cards")) != norm(expected["cards"]):
+            problems.extend(f"{where}: {d}" for d in differences(rec.get("cards"), expected["cards"], "cards"))
+        logged = {k: v for k, v in rec.items() if k not in INPUT_FIELDS}
+        answer = {k: v for k, v in expected.items() if k not in INPUT_FIELDS}
+        problems.extend(f"{where}: {d}" for d in differences(logged, answer, "round"))
+    return checked, problems
+
+
+def answer_and_log(engine, lines, write, log) -> None:
+    """`play --jsonl` with a log: answer each request; log each answered round as a round record."""
+    number = 0
+    for line in lines:
+        line = line.rstrip("\n")
+        answer = engine.answer(line)
+        write(answer + "\n")
+        if '"error"' in answer[:10]:
+            continue
+        request = json.loads(line, parse_float=Decimal)
+        number += 1
+        rec = {"round": number, "cards": request.get("cards"), "bets": request.get("bets") or {}}
+        if request.get("room") is not None:
+            rec["room"] = request["room"]
+        log.write(json.dumps(engine.table_round(rec).record(), ensure_ascii=False) + "\n")
