@@ -1,19 +1,31 @@
-"""Rule-card back end: render a game's card with Jinja2 from the card view."""
+"""Rule-card back end: render a game's card as Markdown and as standalone HTML, in one language.
+
+Templates are Jinja2 with `StrictUndefined`; the HTML environment autoescapes,
+the Markdown one escapes spec text with the `md` filter. Fixed prose comes from
+the gettext catalogs (`compiler.i18n`) through Jinja2's i18n extension, with
+new-style gettext so that placeholders are escaped like any other value.
+"""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import jinja2
 
+from .. import i18n
 from ..cases import Case
 from ..model import Game
 from .card_model import card_view
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#|!])")
+LANG_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+# The grid colours (CSS custom properties --draw and --stand in card.css), as browsers report them.
+DRAW_RGB = "rgb(31, 122, 77)"
+STAND_RGB = "rgb(239, 230, 207)"
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#|!&~])")
 
 
 def md_escape(text) -> str:
@@ -22,22 +34,48 @@ def md_escape(text) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+def md_code(text) -> str:
+    """Spec text as a Markdown code span that no backtick inside can close."""
+    text = " ".join(str(text).split())
+    ticks = max((len(m) for m in re.findall(r"`+", text)), default=0) + 1
+    fence = "`" * ticks
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 @cache
-def environment(autoescape: bool) -> jinja2.Environment:
+def environment(autoescape: bool, lang: str) -> jinja2.Environment:
+    """The template environment of one format and language, with that language's catalog installed."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         autoescape=autoescape,
         keep_trailing_newline=True,
-        trim_blocks=False,
-        lstrip_blocks=False,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters["md"] = md_escape
+    env.filters["mdcode"] = md_code
+    env.globals["lang_names"] = LANG_NAMES
     return env
 
 
+def render_view(view: dict, fmt: str) -> str:
+    """Render a card view as `md` or `html`."""
+    env = environment(fmt == "html", view["lang"])
+    text = env.get_template(f"card.{fmt}.j2").render(**view)
+    if fmt == "md":
+        text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.rstrip("\n") + "\n"
+
+
+def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
+                 langs: tuple[str, ...] = ()) -> dict[str, str]:
+    """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}."""
+    view = card_view(game, lang, examples, engine, langs)
+    return {fmt: render_view(view, fmt) for fmt in ("md", "html")}
+
+
 def render_markdown(game: Game, lang: str, examples: list[Case]) -> str:
-    """The Markdown rule card of a game in one language."""
-    view = card_view(game, lang, examples)
-    text = environment(False).get_template("card.md.j2").render(**view)
-    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+    """The Markdown rule card of a game in one language (no engine: no example hands)."""
+    return render_view(card_view(game, lang, examples), "md")

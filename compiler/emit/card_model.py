@@ -1,48 +1,136 @@
 """The view of a game that rule-card templates render: plain data, one language.
 
-Everything a card shows is derived here from the resolved model (and the
-reference cases marked as examples); templates only lay it out.
+Everything a card shows is derived here from the resolved model (the reference
+cases marked as examples, the generated engine for example hands and payout
+arithmetic, and the exact analysis when it is available); templates only lay it
+out and translate the fixed prose. Spec text stays plain strings: the HTML
+template escapes it, the Markdown template passes it through the `md` filter.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import importlib
 from fractions import Fraction
+from types import ModuleType
 
 from ..cases import Case
-from ..model import Game, Payout
+from ..model import DrawTable, Game, Payout
 from ..printer import expr_text, number_text
+from .card_examples import SUIT_SYMBOLS, card_chip, example_hands, worked_examples
+from .card_svg import flow_layout
+
+EXAMPLE_STAKE = 100
 
 
-def payout_texts(p: Payout) -> dict:
-    """A payout in both conventions: total returned per 1 staked, and odds to one."""
+def _returns(p: Payout, stake: int, engine: ModuleType | None) -> str:
+    """What a winning stake returns, stake included: by the engine's own arithmetic when it has it."""
+    to_one = p.gross_multiple() - 1
+    if engine is not None and hasattr(engine, "pays_to"):
+        value = engine.pays_to(Fraction(stake), to_one, p.commission, p.unit, p.rounding)
+        return number_text(Fraction(value))
+    win = stake * to_one
+    return number_text(stake + win - win * (p.commission or 0))
+
+
+def payout_view(p: Payout, engine: ModuleType | None = None) -> dict:
+    """A payout in both conventions (per 1 staked, stake included; and odds to one) and as a formula."""
     gross = p.gross_multiple()
     to_one = gross - 1
-    out = {
-        "including": f"1:{number_text(gross)}",
-        "to_one": f"{number_text(to_one)}:1",
-        "commission": number_text(p.commission * 100) + "%" if p.commission else "",
-        "rounding": f"{p.rounding} to {number_text(p.unit)}" if p.rounding and p.unit else "",
-    }
+    net = to_one * (1 - p.commission) if p.commission else to_one
+    commission = number_text(p.commission * 100) + "%" if p.commission else ""
     if p.commission:
-        net = to_one * (1 - p.commission)
-        out["including"] = f"1:{number_text(1 + net)}"
-        out["to_one"] = f"{number_text(to_one)}:1 less {out['commission']}"
-    return out
+        cut = f"stake × {number_text(to_one)} × {commission}"
+        if p.rounding and p.unit:
+            cut = f"round_{p.rounding}({cut}, {number_text(p.unit)})"
+        formula = f"returns = stake + stake × {number_text(to_one)} − {cut}"
+    elif p.style == "including":
+        formula = f"returns = stake × {number_text(gross)}"
+    else:
+        formula = f"returns = stake + stake × {number_text(to_one)}"
+    return {
+        "including": number_text(1 + net),
+        "to_one": number_text(to_one),
+        "style": p.style,
+        "commission": commission,
+        "rounding": p.rounding or "",
+        "unit": number_text(p.unit) if p.unit else "",
+        "formula": formula,
+        "stake": EXAMPLE_STAKE,
+        "returns": _returns(p, EXAMPLE_STAKE, engine),
+    }
 
 
 def value_groups(game: Game) -> list[dict]:
-    groups: OrderedDict[Fraction, list[str]] = OrderedDict()
+    """Ranks grouped by value, in the order the spec lists them."""
+    groups: dict[Fraction, list[str]] = {}
     for rank, value in game.values.items():
         groups.setdefault(value, []).append(rank)
-    return [{"ranks": " ".join(ranks), "value": number_text(v)} for v, ranks in groups.items()]
+    return [{"ranks": ranks, "value": number_text(v)} for v, ranks in groups.items()]
 
 
-def card_view(game: Game, lang: str, examples: list[Case]) -> dict:
+def draw_view(game: Game, t: DrawTable, lang: str) -> dict:
+    """One draw table as a grid: every cell with its key and the action the table gives it."""
+    two = bool(t.cols)
+    header = list(t.cols) if two else list(t.rows)
+
+    def cell(row: int, col: int | None) -> dict:
+        draws = t.cells.get((row, col))
+        key = f"{row},{col}" if two else f"{row}"
+        return {"key": key, "action": "none" if draws is None else ("draw" if draws else "stand")}
+
+    if two:
+        rows = [{"key": r, "cells": [cell(r, c) for c in t.cols]} for r in t.rows]
+    else:
+        rows = [{"key": "", "cells": [cell(r, None) for r in t.rows]}]
+    return {
+        "hand": game.hands[t.hand].label(lang) if t.hand in game.hands else t.hand,
+        "hand_name": t.hand,
+        "when": expr_text(t.when) if t.when is not None else "",
+        "row_key": expr_text(t.row_key),
+        "col_key": expr_text(t.col_key) if t.col_key is not None else "",
+        "header": header,
+        "rows": rows,
+        "two_keys": two,
+        "cite": t.cite or "",
+        "ident": t.ident or "",
+        "rule": t.describe(),
+    }
+
+
+def math_section(game: Game) -> dict | None:
+    """The mathematics of the exact analysis, when that module exists and covers the game."""
+    try:
+        card_math = importlib.import_module("compiler.analysis.card_math")
+    except ImportError:
+        return None
+    try:
+        view = card_math.math_view(game)
+        if view is None:
+            return None
+        return {"view": view, "chart": card_math.edge_chart_svg(view)}
+    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
+        return None
+
+
+def _items(things, lang: str, **fields) -> list[dict]:
+    out = []
+    for x in things:
+        item = {"name": x.name, "label": x.label(lang), "cite": x.cite or ""}
+        for key, attr in fields.items():
+            value = getattr(x, attr)
+            item[key] = expr_text(value) if value is not None else ""
+        out.append(item)
+    return out
+
+
+def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
+              langs: tuple[str, ...] = ()) -> dict:
     """Everything a rule card shows, for one language."""
     g = game
+    shoe = g.shoe
     view: dict = {
         "lang": lang,
+        "langs": list(langs or (lang,)),
         "name": g.name,
         "title": g.labels.get(lang, g.name),
         "spec_path": g.path,
@@ -50,86 +138,64 @@ def card_view(game: Game, lang: str, examples: list[Case]) -> dict:
         "differences": [],
         "sources": [{"ident": s.ident, "description": s.description} for s in g.sources],
         "assumptions": [{"name": a.name, "text": a.label(lang), "cite": a.cite or ""} for a in g.assumptions.values()],
-        "shoe": {
-            "decks": g.shoe.decks,
-            "kind": g.shoe.kind,
-            "cards": g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers)),
-            "jokers": " ".join(g.shoe.jokers),
-            "cite": g.shoe.cite or "",
-        },
+        "shoe": None,
         "values": value_groups(g),
         "value_cite": g.value_cite or "",
-        "total": f"sum mod {g.modulus}" if g.modulus else "sum",
+        "modulus": g.modulus or 0,
         "wild": None,
-        "hands": [{"name": h.name, "label": h.label(lang)} for h in g.hands.values()],
+        "hands": _items(g.hands.values(), lang),
         "deal": [g.hands[h].label(lang) if h in g.hands else h for h in g.deal_order],
         "deal_cite": g.deal_cite or "",
-        "events": [{"name": e.name, "label": e.label(lang), "when": expr_text(e.when), "cite": e.cite or ""}
-                   for e in g.events.values()],
+        "events": _items(g.events.values(), lang, when="when"),
         "stand": expr_text(g.stand_when) if g.stand_when is not None else "",
-        "draws": [],
-        "outcomes": [{"name": o.name, "label": o.label(lang), "when": expr_text(o.when), "cite": o.cite or ""}
-                     for o in g.outcomes.values()],
+        "stand_cite": g.stand_cite or "",
+        "draws": [draw_view(g, t, lang) for t in g.draws],
+        "outcomes": _items(g.outcomes.values(), lang, when="when"),
         "bets": [],
         "types": [],
         "formulas": [{"name": f.name, "expr": expr_text(f.expr), "cite": f.cite or ""} for f in g.formulas.values()],
         "settlement": None,
-        "examples": [],
+        "examples": worked_examples(g, lang, examples),
         "seats": list(g.seats) if g.seats else None,
         "hand_size": list(g.hand_size) if g.hand_size else None,
-        "card_order": " > ".join(g.card_order),
-        "suit_order": " > ".join(g.suit_order),
+        "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
+        "suit_order": [SUIT_SYMBOLS.get(s, s) for s in g.suit_order],
+        "math": math_section(g),
     }
+    if shoe is not None:
+        view["shoe"] = {
+            "decks": shoe.decks, "kind": shoe.kind,
+            "cards": shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers)),
+            "jokers": [{"code": j, "label": g.joker_labels[j].get(lang, j) if j in g.joker_labels else j}
+                       for j in shoe.jokers],
+            "cite": shoe.cite or "",
+        }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
         view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name} for d in g.differences]
     if g.wild:
-        view["wild"] = {"ranks": " ".join(g.wild.ranks), "stands_for": " ".join(g.wild.stands_for),
-                        "best_by": " then ".join(g.wild.best_by), "cite": g.wild.cite or ""}
-    for t in g.draws:
-        rows = []
-        for r in t.rows:
-            if t.cols:
-                rows.append({"key": r, "cells": ["D" if t.cells.get((r, c)) else "S" for c in t.cols]})
-        if not t.cols:
-            rows = [{"key": "", "cells": ["D" if t.cells.get((r, None)) else "S" for r in t.rows]}]
-        view["draws"].append({
-            "hand": g.hands[t.hand].label(lang) if t.hand in g.hands else t.hand,
-            "hand_name": t.hand,
-            "when": expr_text(t.when) if t.when is not None else "",
-            "row_key": expr_text(t.row_key),
-            "col_key": expr_text(t.col_key) if t.col_key is not None else "",
-            "header": list(t.cols) if t.cols else list(t.rows),
-            "rows": rows,
-            "two_keys": bool(t.cols),
-            "cite": t.cite or "",
-            "ident": t.ident or f"{t.hand}",
-        })
+        view["wild"] = {"ranks": list(g.wild.ranks), "stands_for": list(g.wild.stands_for),
+                        "best_by": list(g.wild.best_by), "cite": g.wild.cite or ""}
     for b in g.bets.values():
         view["bets"].append({
-            "name": b.name,
-            "label": b.label(lang),
-            "cite": b.cite or "",
-            "wins": [{"when": expr_text(w.when), **payout_texts(w.payout), "cite": w.cite or ""} for w in b.wins],
+            "name": b.name, "label": b.label(lang), "cite": b.cite or "",
+            "wins": [{"when": expr_text(w.when), "cite": w.cite or "", **payout_view(w.payout, engine)} for w in b.wins],
             "pushes": [expr_text(p) for p in b.pushes],
         })
+    samples = example_hands(g, engine)
     for t in g.types:
         view["types"].append({
             "name": t.name, "label": t.label(lang), "when": expr_text(t.when) if t.when else "",
-            "multiplier": number_text(t.multiplier), "tiebreak": ", ".join(t.tiebreak), "cite": t.cite or "",
+            "multiplier": number_text(t.multiplier), "tiebreak": list(t.tiebreak), "cite": t.cite or "",
+            "example": [card_chip(g, c, lang) for c in samples.get(t.name, [])],
         })
     if g.settlement is not None:
         s = g.settlement
         view["settlement"] = {
-            "scheme": s.scheme,
-            "cite": s.cite or "",
-            "clauses": [
-                {"kind": c.kind, "name": c.name or "", "expr": expr_text(c.expr),
-                 "unless": expr_text(c.unless) if c.unless is not None else "", "cite": c.cite or ""}
-                for c in s.clauses
-            ],
+            "scheme": s.scheme, "cite": s.cite or "", "label": s.labels.get(lang, ""),
+            "clauses": [{"kind": c.kind, "name": c.name or "", "expr": expr_text(c.expr),
+                         "unless": expr_text(c.unless) if c.unless is not None else "", "cite": c.cite or ""}
+                        for c in s.clauses],
         }
-    for c in examples:
-        view["examples"].append({"id": c.id, "source": c.source, "title": c.title,
-                                 "input": c.input, "expect": c.expect})
+    view["flow"] = flow_layout(view)
     return view
