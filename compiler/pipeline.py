@@ -13,14 +13,17 @@ from pathlib import Path
 from .cases import cases_for
 from .checks import run_checks
 from .diagnostics import Diagnostic
-from .emit.card import render_markdown
+from .emit.card import render_cards
+from .emit.card_index import render_index
 from .emit.conformance import emit_conformance
 from .emit.engine import emit_engine
+from .engine_loader import load_engine
+from .i18n import CARD_LANGS as I18N_CARD_LANGS
 from .model import Game
 from .resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
-CARD_LANGS = ("en",)
+CARD_LANGS = I18N_CARD_LANGS
 
 
 @dataclass
@@ -57,10 +60,13 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
         return result
     cases, case_diags = cases_for(game.name, cases_dir or ROOT / "tests" / "cases")
     result.diagnostics.extend(case_diags)
-    result.artefacts[f"engines/{game.name}.py"] = emit_engine(game, shown)
+    engine_source = emit_engine(game, shown)
+    result.artefacts[f"engines/{game.name}.py"] = engine_source
     examples = [c for c in cases if c.example]
+    engine = load_engine(engine_source, game.name)
     for lang in CARD_LANGS:
-        result.artefacts[f"cards/{game.name}.md"] = render_markdown(game, lang, examples)
+        for fmt, text in render_cards(game, lang, examples, engine, CARD_LANGS).items():
+            result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
     if cases:
         result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
     return result
@@ -70,9 +76,16 @@ def default_specs() -> list[Path]:
     return sorted((ROOT / "spec").glob("*.rules"))
 
 
-def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True) -> tuple[list[Compiled], Loader]:
+def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
+                index: bool | None = None) -> tuple[list[Compiled], Loader]:
+    """Compile specs with one loader; the card index is added to a full build (or when `index` says so)."""
     loader = Loader()
-    return [compile_spec(p, loader, cases_dir, emit) for p in specs], loader
+    results = [compile_spec(p, loader, cases_dir, emit) for p in specs]
+    if index is None:
+        index = [p.resolve() for p in specs] == [p.resolve() for p in default_specs()]
+    if emit and index and results and all(r.ok for r in results):
+        results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], CARD_LANGS)
+    return results, loader
 
 
 def write_artefacts(results: list[Compiled], out: Path) -> list[Path]:
