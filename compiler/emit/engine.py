@@ -15,6 +15,7 @@ from ..game_scopes import round_scope, settle_scope, table_scope, type_scope
 from ..model import Game
 from ..printer import expr_text
 from ..scopes import names_used, to_python
+from .engine_analysis import emit_analysis
 from .pywriter import PyWriter, literal, safe_comment
 from .table_rules import table_data, table_functions
 
@@ -23,7 +24,7 @@ MARKER = "# ---- engine ----\n"
 
 # Runtime parts copied into an engine, in this order, by the kind of game.
 COMMON_PARTS = ["common"]
-DEALT_ROUND_PARTS = ["dealt_round", "shoe", "table_ops"]
+DEALT_ROUND_PARTS = ["dealt_round", "shoe", "table_ops", "analysis_round"]
 SEAT_GAME_PARTS = ["seat_hands", "seat_table"]
 FINAL_PARTS = ["jsonl"]
 
@@ -246,6 +247,7 @@ class EngineEmitter:
             w.blank(2)
         w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in g.bets) + "}")
         w.blank(2)
+        emit_analysis(g, w)
         table_functions(g, w, self.py)
 
     def number(self, value: Fraction) -> str:

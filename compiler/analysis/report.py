@@ -1,0 +1,124 @@
+"""PAR-sheet reports from an engine's exact analysis: JSON-ready data and plain text.
+
+The engine's `analyse(decks)` returns exact Fractions; this module only derives
+(the standard deviation, via Decimal square roots) and formats them. Numbers in
+the JSON are decimal strings: exact when the expansion ends, else 20 significant
+digits; the exact fractions of the main figures are given alongside as "n/d".
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+DECK_TABLE = (1, 2, 4, 6, 8)
+DIGITS = 20
+
+
+def dec(x: Fraction | int) -> str:
+    """A decimal string: exact when it terminates within 24 places, else 20 significant digits."""
+    x = Fraction(x)
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    with localcontext() as ctx:
+        ctx.prec = 60 if d == 1 else DIGITS
+        value = Decimal(x.numerator) / Decimal(x.denominator)
+    if d == 1:
+        text = format(value.normalize(), "f")
+        if len(text.replace("-", "").replace(".", "").lstrip("0")) <= 24:
+            return text
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        return format(Decimal(x.numerator) / Decimal(x.denominator), "f")
+
+
+def frac(x: Fraction | int) -> str:
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
+def sqrt_dec(x: Fraction) -> str:
+    """The square root of an exact non-negative number, to 20 significant digits."""
+    with localcontext() as ctx:
+        ctx.prec = DIGITS + 10
+        root = (Decimal(x.numerator) / Decimal(x.denominator)).sqrt()
+        ctx.prec = DIGITS
+        return format(+root, "f")
+
+
+def bet_report(b: dict) -> dict:
+    """One bet's figures: returns distribution, mean, edge, standard deviation, hit frequency."""
+    return {
+        "house_edge": dec(b["house_edge"]),
+        "expected_return": dec(b["expected_return"]),
+        "stdev": sqrt_dec(b["variance"]),
+        "hit_frequency": dec(b["hit"]),
+        "push": dec(b["push"]),
+        "returns": {dec(m): dec(p) for m, p in b["returns"].items()},
+        "exact": {"house_edge": frac(b["house_edge"]), "expected_return": frac(b["expected_return"]),
+                  "variance": frac(b["variance"])},
+        "unit_stake_exact": b["scales_linearly"],
+    }
+
+
+def round_report(a: dict) -> dict:
+    """The JSON PAR sheet of one exact analysis of a dealt round."""
+    return {
+        "decks": a["decks"],
+        "cards": a["cards"],
+        "outcomes": {k: dec(p) for k, p in a["outcomes"].items()},
+        "outcomes_exact": {k: frac(p) for k, p in a["outcomes"].items()},
+        "events": {k: dec(p) for k, p in a["events"].items()},
+        "totals": {h: {str(t): dec(p) for t, p in d.items()} for h, d in a["totals"].items()},
+        "two_card_totals": {h: {str(t): dec(p) for t, p in d.items()} for h, d in a["two_card_totals"].items()},
+        "bets": {name: bet_report(b) for name, b in a["bets"].items()},
+    }
+
+
+def deck_table(analyses: list[dict]) -> dict:
+    """House edge of every bet by deck count: {bet: {decks: edge}}, plus the outcomes."""
+    out: dict = {"decks": [a["decks"] for a in analyses], "outcomes": {}, "house_edge": {}}
+    for a in analyses:
+        for k, p in a["outcomes"].items():
+            out["outcomes"].setdefault(k, {})[str(a["decks"])] = dec(p)
+        for name, b in a["bets"].items():
+            out["house_edge"].setdefault(name, {})[str(a["decks"])] = dec(b["house_edge"])
+    return out
+
+
+def pct(x: Fraction, places: int = 4) -> str:
+    """A percentage for display, rounded half-even from the exact value."""
+    with localcontext() as ctx:
+        ctx.prec = 40
+        value = Decimal(x.numerator) * 100 / Decimal(x.denominator)
+    return f"{value.quantize(Decimal(1).scaleb(-places))} %"
+
+
+def text_report(a: dict, title: str) -> str:
+    """A PAR sheet as plain text."""
+    lines = [f"{title}: exact analysis, {a['decks']} deck(s), {a['cards']} cards", "", "Outcomes"]
+    lines += [f"  {k:<14} {pct(p):>12}   {dec(p)}" for k, p in a["outcomes"].items()]
+    lines += ["", "Events"] + [f"  {k:<14} {pct(p):>12}" for k, p in a["events"].items()]
+    for label, key in (("Final totals", "totals"), ("Two-card totals", "two_card_totals")):
+        lines += ["", label]
+        for h, d in a[key].items():
+            lines.append(f"  {h:<10}" + " ".join(f"{t}:{pct(p, 2)}" for t, p in d.items()))
+    lines += ["", f"  {'bet':<14} {'house edge':>12} {'stdev':>10} {'hit':>12}   returns (stake included)"]
+    for name, b in a["bets"].items():
+        returns = ", ".join(f"{dec(m)}×:{pct(p, 2)}" for m, p in b["returns"].items())
+        lines.append(f"  {name:<14} {pct(b['house_edge']):>12} {sqrt_dec(b['variance'])[:8]:>10} "
+                     f"{pct(b['hit'], 2):>12}   {returns}")
+    if not all(b["scales_linearly"] for b in a["bets"].values()):
+        lines += ["", "Note: some returns are rounded, so a unit stake's return is not exact for every stake."]
+    return "\n".join(lines) + "\n"
+
+
+def text_deck_table(analyses: list[dict]) -> str:
+    """House edge by deck count, as plain text."""
+    decks = [a["decks"] for a in analyses]
+    lines = ["House edge by deck count", "  " + f"{'bet':<14}" + "".join(f"{d:>12}" for d in decks)]
+    for name in analyses[0]["bets"]:
+        lines.append("  " + f"{name:<14}" + "".join(f"{pct(a['bets'][name]['house_edge']):>12}" for a in analyses))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,185 @@
+"""The engine's exact analysis of baccarat-family specs, against an independent enumeration.
+
+`independent` below is a separate, straightforward enumerator written for this
+test: the third-card rule typed in by hand from the sources, every deal over the
+ten value classes with card removal. The pair probability follows from counting
+alone. Nothing here calls the engine's analysis to derive an expected value.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from contextlib import redirect_stdout
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from compiler.cli import main
+from compiler.emit.engine import emit_engine
+from compiler.emit.engine_analysis import analysis_plan
+from compiler.engine_loader import load_engine
+from compiler.resolve import Loader
+
+ROOT = Path(__file__).resolve().parent.parent
+TOL = Fraction(1, 10**9)
+
+
+@cache
+def engine(spec: str):
+    game, diags = Loader().load(str(ROOT / "spec" / f"{spec}.rules"))
+    assert game is not None and not any(d.is_error for d in diags)
+    return game, load_engine(emit_engine(game, f"spec/{spec}.rules"), f"analysis_{spec}")
+
+
+@cache
+def analysis(spec: str, decks: int):
+    return engine(spec)[1].analyse(decks)
+
+
+def banker_draws(b: int, third: int | None) -> bool:
+    """Source 003's banker rule, typed in by hand (None: the player stood)."""
+    if third is None:
+        return b <= 5
+    return {0: True, 1: True, 2: True, 3: third != 8, 4: 2 <= third <= 7, 5: 4 <= third <= 7,
+            6: 6 <= third <= 7}.get(b, False)
+
+
+@cache
+def independent(decks: int) -> dict[tuple[str, int], Fraction]:
+    """{(outcome, banker's final total): probability} by a plain enumeration over values."""
+    counts = [16 * decks] + [4 * decks] * 9
+    out: dict[tuple[str, int], Fraction] = {}
+
+    def deal(weight: Fraction):
+        for v in range(10):
+            if counts[v]:
+                p = weight * Fraction(counts[v], sum(counts))
+                counts[v] -= 1
+                yield v, p
+                counts[v] += 1
+
+    def score(p: int, b: int, w: Fraction) -> None:
+        key = ("player" if p > b else "banker" if b > p else "tie", b)
+        out[key] = out.get(key, 0) + w
+
+    for p1, w1 in deal(Fraction(1)):
+        for b1, w2 in deal(w1):
+            for p2, w3 in deal(w2):
+                for b2, w4 in deal(w3):
+                    p, b = (p1 + p2) % 10, (b1 + b2) % 10
+                    if p >= 8 or b >= 8 or (p >= 6 and b >= 6):
+                        score(p, b, w4)
+                    elif p >= 6:
+                        for b3, w5 in deal(w4):
+                            score(p, (b + b3) % 10, w5)
+                    else:
+                        for p3, w5 in deal(w4):
+                            if banker_draws(b, p3):
+                                for b3, w6 in deal(w5):
+                                    score((p + p3) % 10, (b + b3) % 10, w6)
+                            else:
+                                score((p + p3) % 10, b, w5)
+    return out
+
+
+def prob(decks: int, outcome: str, banker_total: int | None = None) -> Fraction:
+    return sum((p for (o, b), p in independent(decks).items()
+                if o == outcome and banker_total in (None, b)), Fraction(0))
+
+
+def pair_prob(decks: int) -> Fraction:
+    """Two cards of one rank: the second matches the first among the rest of the shoe."""
+    return Fraction(4 * decks - 1, 52 * decks - 1)
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_outcomes_match_the_independent_enumeration(decks):
+    a = analysis("baccarat", decks)
+    for outcome in ("banker", "player", "tie"):
+        assert a["outcomes"][outcome] == prob(decks, outcome)
+    assert sum(a["outcomes"].values()) == 1
+
+
+def test_published_eight_deck_figures():
+    a = analysis("baccarat", 8)
+    published = {"banker": "0.458597", "player": "0.446247", "tie": "0.095156"}
+    for k, v in published.items():
+        assert abs(a["outcomes"][k] - Fraction(v)) < Fraction(1, 2 * 10**6)
+
+
+@pytest.mark.parametrize("spec, bet, expected, published", [
+    ("baccarat_commission", "banker", lambda d: 1 - (prob(d, "banker") * Fraction(39, 20) + prob(d, "tie")), "1.0579"),
+    ("baccarat_commission", "player", lambda d: 1 - (prob(d, "player") * 2 + prob(d, "tie")), "1.2351"),
+    ("baccarat_commission", "tie", lambda d: 1 - prob(d, "tie") * 9, "14.3596"),
+    ("baccarat_commission", "player_pair", lambda d: 1 - pair_prob(d) * 12, "10.3614"),
+    ("baccarat_commission", "banker_pair", lambda d: 1 - pair_prob(d) * 12, "10.3614"),
+    ("baccarat_no_commission", "banker",
+     lambda d: 1 - ((prob(d, "banker") - prob(d, "banker", 6)) * 2 + prob(d, "banker", 6) * Fraction(3, 2)
+                    + prob(d, "tie")), "1.4581"),
+    ("baccarat_no_commission", "super6", lambda d: 1 - prob(d, "banker", 6) * 13, None),
+])
+def test_house_edges(spec, bet, expected, published):
+    b = analysis(spec, 8)["bets"][bet]
+    assert abs(b["house_edge"] - expected(8)) < TOL
+    if published:
+        assert abs(b["house_edge"] * 100 - Fraction(published)) < Fraction(1, 2 * 10**4)
+
+
+def test_house_edge_depends_on_decks_as_the_independent_route_says():
+    b = analysis("baccarat_commission", 1)["bets"]["banker"]
+    assert abs(b["house_edge"] - (1 - (prob(1, "banker") * Fraction(39, 20) + prob(1, "tie")))) < TOL
+    assert b["house_edge"] != analysis("baccarat_commission", 8)["bets"]["banker"]["house_edge"]
+
+
+def test_bet_statistics_are_consistent():
+    b = analysis("baccarat", 8)["bets"]["banker"]
+    assert sum(b["returns"].values()) == 1
+    assert b["returns"][Fraction(39, 20)] == b["hit"] == prob(8, "banker")
+    assert b["push"] == prob(8, "tie")
+    mean = prob(8, "banker") * Fraction(39, 20) + prob(8, "tie")
+    assert b["variance"] == prob(8, "banker") * Fraction(39, 20) ** 2 + prob(8, "tie") - mean**2
+
+
+def test_totals_and_naturals():
+    a = analysis("baccarat", 8)
+    banker = {t: sum(p for (_o, b), p in independent(8).items() if b == t) for t in range(10)}
+    assert a["totals"]["banker"] == banker
+    two = a["two_card_totals"]["player"]
+    natural = 1 - (1 - two[8] - two[9]) ** 2  # not exact: the sides share a shoe
+    assert abs(a["events"]["natural"] - natural) < Fraction(1, 1000)
+    assert a["events"]["player_pair"] == pair_prob(8)
+
+
+def test_the_plan_reads_the_facts_the_rules_use():
+    game, _eng = engine("baccarat_no_commission")
+    plan = analysis_plan(game)
+    assert plan["supported"] and plan["deal_by_rank"] and not plan["draw_by_rank"]
+    assert plan["draw"]["player"] == ("count", "total", "third")
+    assert "total" in plan["final"]["banker"]
+    assert set(plan["deal_events"]) == {"natural", "player_pair", "banker_pair"}
+
+
+def test_bad_deck_count_is_an_engine_error():
+    _game, eng = engine("baccarat")
+    with pytest.raises(eng.EngineError):
+        eng.analyse(0)
+
+
+def test_json_contract():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["analyze", str(ROOT / "spec" / "baccarat.rules"), "--json"]) == 0
+    data = json.loads(out.getvalue())
+    assert set(data["outcomes"]) == {"banker", "player", "tie"}
+    exact_or_long = re.compile(r"^-?\d+/\d+$|^-?\d+(\.\d+)?$")
+    for name, b in data["bets"].items():
+        for key in ("house_edge", "expected_return", "stdev"):
+            text = b[key]
+            assert exact_or_long.match(text), (name, key, text)
+            digits = text.lstrip("-0.").replace(".", "")
+            assert len(digits) >= 12 or Fraction(text) == Fraction(b["exact"].get(key, text)), (name, key, text)
+    assert abs(Fraction(data["outcomes"]["tie"]) - prob(8, "tie")) < TOL
