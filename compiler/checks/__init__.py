@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Span, error
 from ..model import Game
+from . import translations
 
-PASSES: list = []
+PASSES: list = [translations.check]
 
 
 def run_checks(game: Game) -> list[Diagnostic]:
