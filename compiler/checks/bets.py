@@ -1,0 +1,62 @@
+"""Bets, checked over every round the game can deal (exact, from the round space).
+
+A push clause that never applies (E0404: a push on an outcome that cannot
+happen), a win clause whose condition is never true (E0405), and a bet whose
+expected return per unit staked is above 1 (W0406: the house loses money on
+it). Payouts of zero or less are caught by the resolver (E0401). Expected
+returns come from `compiler.analysis` when it offers them, else from the
+enumeration here (exact for everything the cards' values decide).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..diagnostics import Diagnostic, error, warning
+from ..model import Game
+from ..printer import expr_text
+from .rounds import round_space
+
+
+def check(game: Game) -> list[Diagnostic]:
+    """Bet clauses that can never apply, and bets that favour the player."""
+    space = round_space(game)
+    if space is None or not space.complete:
+        return []
+    out: list[Diagnostic] = []
+    for bet in game.bets.values():
+        for i, rule in enumerate(bet.wins):
+            if not space.facts.get(("win", bet.name, i)):
+                out.append(error("E0405", f"bet `{bet.name}` can never win by `{expr_text(rule.when)}`: "
+                                 "no round makes it true", rule.when.span,
+                                 "check the condition against the outcomes and events of the game"))
+        for i, push in enumerate(bet.pushes):
+            if not space.facts.get(("push", bet.name, i)):
+                out.append(error("E0404", f"bet `{bet.name}` pushes when `{expr_text(push)}`, "
+                                 "which no round makes true", push.span,
+                                 "a push must name an outcome that can happen"))
+        ev = expected_return(game, bet.name, space.returns.get(bet.name))
+        if ev is not None and ev > 1:
+            out.append(warning("W0406", f"bet `{bet.name}` returns {_decimal(ev)} per unit staked on average: "
+                               "more than the stake, so the house loses on it", bet.span,
+                               "check the payout; a bet that favours the player is rarely intended"))
+    return out
+
+
+def expected_return(game: Game, bet: str, enumerated: Fraction | None) -> Fraction | None:
+    """A bet's expected return per unit staked: the exact analysis's figure when it exists."""
+    try:
+        from .. import analysis
+
+        exact = getattr(analysis, "expected_return", None)
+        if exact is not None:
+            value = exact(game, bet)
+            if value is not None:
+                return Fraction(value)
+    except Exception:  # noqa: BLE001 - the analysis is optional here; fall back on the enumeration
+        pass
+    return enumerated
+
+
+def _decimal(x: Fraction) -> str:
+    return f"{float(x):.4f}"  # printing only
