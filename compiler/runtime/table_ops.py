@@ -67,16 +67,20 @@ def squeeze_schedule(r, plan):
     return tuple(steps)
 
 
-def valid_amount(r, stakes):
+def pushed_bets(r):
+    """The bets whose stakes come back by their push rule this round (when pushes count no valid bet)."""
+    if not VALID_PUSHED_NONE:
+        return frozenset()
+    return {name for name, test in PUSHED.items() if test(r)}
+
+
+def valid_amount(r, stakes, pushed):
     """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
     if not stakes or no_valid_bets(r, stakes):
         return 0
-    if not VALID_PUSHED_NONE:
-        return sum(stakes.values())
     total = 0
     for name, stake in stakes.items():
-        pushed = PUSHED.get(name)
-        if pushed is None or not pushed(r):
+        if name not in pushed:
             total += stake
     return total
 
@@ -92,7 +96,8 @@ class TableRound:
         self.round = r
         self.bets = bets
         self.returns = {bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()}
-        self.valid = {bettor: valid_amount(r, stakes) for bettor, stakes in bets.items()}
+        pushed = pushed_bets(r)
+        self.valid = {bettor: valid_amount(r, stakes, pushed) for bettor, stakes in bets.items()}
         self.squeeze = squeeze_schedule(r, plan)
         self.void = None
         self.room = room
