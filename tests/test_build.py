@@ -1,0 +1,130 @@
+"""`croupier build` and `croupier check`: reproducible output, stdlib-only engines, stale detection."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from compiler.cli import main
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Every spec built once into a temporary folder."""
+    out = tmp_path_factory.mktemp("built")
+    assert main(["build", "--out", str(out)]) == 0
+    return out
+
+
+def test_build_twice_writes_identical_bytes(built, tmp_path):
+    first = tree_bytes(built)
+    assert any(name.startswith("engines/") for name in first)
+    assert main(["build", "--out", str(tmp_path)]) == 0
+    assert tree_bytes(tmp_path) == first, "a fresh build into another folder gives the same bytes"
+    assert main(["build", "--out", str(built)]) == 0
+    assert tree_bytes(built) == first, "rebuilding over the output changes nothing"
+
+
+def test_committed_generated_folder_is_up_to_date(capsys):
+    """`croupier check` passes in the repository: generated/ is what `build` writes."""
+    code = main(["check"])
+    assert code == 0, capsys.readouterr().err
+
+
+def imported_modules(source: str) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "an engine has no relative imports"
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
+            raise AssertionError("an engine imports dynamically")
+    return names
+
+
+def test_engines_import_only_the_standard_library(built):
+    engines = sorted((built / "engines").glob("*.py"))
+    assert engines
+    for engine in engines:
+        modules = imported_modules(engine.read_text(encoding="utf-8"))
+        outside = sorted(m for m in modules if m not in sys.stdlib_module_names)
+        assert outside == [], f"{engine.name} imports {outside}"
+
+
+def test_engines_start_with_the_generated_header(built):
+    for engine in sorted((built / "engines").glob("*.py")):
+        first = engine.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# @generated"), engine.name
+        assert "do not edit" in first.lower()
+        assert f"spec/{engine.stem}.rules" in first, "the header names its spec"
+
+
+def test_an_engine_runs_standalone(built):
+    """A generated engine is a script: it answers JSON Lines with nothing but Python."""
+    line = '{"cards": ["3S","2H","4D","2C","6H","AS"], "bets": {"banker": 100}}\n'
+    proc = subprocess.run([sys.executable, "-I", str(built / "engines" / "baccarat.py")], input=line,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert '"outcome": "player"' in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def repo_copy(tmp_path_factory) -> Path:
+    """A copy of the project (compiler, specs, cases) with its own freshly built generated/."""
+    root = tmp_path_factory.mktemp("repo")
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "compiler", root / "compiler", ignore=ignore)
+    shutil.copytree(ROOT / "spec", root / "spec", ignore=ignore)
+    shutil.copytree(ROOT / "tests" / "cases", root / "tests" / "cases", ignore=ignore)
+    assert croupier(root, "build").returncode == 0
+    return root
+
+
+def croupier(root: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_check_fails_on_a_modified_generated_file(repo_copy):
+    engine = repo_copy / "generated" / "engines" / "baccarat.py"
+    original = engine.read_bytes()
+    assert croupier(repo_copy, "check").returncode == 0, "the fresh copy checks clean"
+    try:
+        engine.write_bytes(original.replace(b"DECKS = 8", b"DECKS = 6"))
+        proc = croupier(repo_copy, "check")
+        assert proc.returncode != 0
+        assert "baccarat.py" in proc.stderr and "stale" in proc.stderr
+    finally:
+        engine.write_bytes(original)
+    assert croupier(repo_copy, "check").returncode == 0
+
+
+def test_check_fails_on_a_missing_or_extra_generated_file(repo_copy):
+    card = next((repo_copy / "generated" / "cards").iterdir())
+    original = card.read_bytes()
+    card.unlink()
+    try:
+        assert croupier(repo_copy, "check").returncode != 0
+    finally:
+        card.write_bytes(original)
+    extra = repo_copy / "generated" / "engines" / "by_hand.py"
+    extra.write_text("# not from any spec\n", encoding="utf-8")
+    try:
+        proc = croupier(repo_copy, "check")
+        assert proc.returncode != 0 and "by_hand.py" in proc.stderr
+    finally:
+        extra.unlink()
