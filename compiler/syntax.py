@@ -7,6 +7,7 @@ parsed again, so that one run reports every syntax error in the file.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -138,6 +139,10 @@ COMMON_MISTAKES = {
     ("a comparison uses a single `=`",
      "write `total(banker) = 6`, not `==`"): [
         "event e when total(banker) == 6\n",
+        "outcome o when total(banker) == 6\n",
+        "stand all when total(banker) == 6\n",
+        "bet b\n    wins when total(banker) == 6, pays 2 including stake\n",
+        "bet b\n    wins when outcome is b\n    push when total(banker) == 6\n",
     ],
     ("the shoe says how many decks and of which kind",
      "for example: shoe 8 decks of standard52"): [
@@ -196,11 +201,7 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
         column = getattr(exc, "column", None) or 1
         if line < 1 or line > len(lines):
             line, column = len(lines), max(1, len(lines[-1]) + 1)
-        mistake = None
-        try:
-            mistake = exc.match_examples(parser().parse, _MISTAKE_EXAMPLES, use_accepts=True)
-        except Exception:  # noqa: BLE001 - match_examples re-parses; any failure means no match
-            mistake = None
+        mistake = _match_mistake(exc)
         if isinstance(exc, UnexpectedCharacters):
             char = lines[line - 1][column - 1:column] if column - 1 < len(lines[line - 1]) else ""
             shown = repr(char) if char and char.isprintable() else f"U+{ord(char):04X}" if char else "end of line"
@@ -208,9 +209,9 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
             hint = "expected " + _describe_expected(_keyword_words(set(exc.allowed or ())))
         elif isinstance(exc, UnexpectedToken):
             tok = exc.token
-            found = "the end of the line" if tok.type == "_NL" else (
-                "the end of the file" if tok.type == "$END" else (
-                    "the end of the block" if tok.type == "_DEDENT" else (
+            found = "end of the line" if tok.type == "_NL" else (
+                "end of the file" if tok.type == "$END" else (
+                    "end of the block" if tok.type == "_DEDENT" else (
                         "an indented block" if tok.type == "_INDENT" else f"`{tok}`")))
             msg = f"unexpected {found}"
             hint = "expected " + _describe_expected(_keyword_words(set(exc.expected or ())))
@@ -225,7 +226,40 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
     return error("E0001", "syntax error", Span(path, 1, 1)), 1
 
 
-_MISTAKE_EXAMPLES = {label: examples for label, examples in COMMON_MISTAKES.items()}
+
+
+def _variants(example: str) -> list[str]:
+    """An example after a `game` line (so the parser's stack matches a real file), with and without a label,
+    and with and without a comment line first (a file's leading comments change the parser's stack)."""
+    labelled = re.sub(r"^(bet|outcome|event) (\w+)", r'\1 \2 "Label"', example)
+    forms = [example] + ([labelled] if labelled != example else [])
+    return [head + "game g\n" + form for head in ("", "# comment\n") for form in forms]
+
+
+_MISTAKE_EXAMPLES = {label: [v for ex in examples for v in _variants(ex)] for label, examples in COMMON_MISTAKES.items()}
+
+
+def _match_mistake(exc: UnexpectedInput):
+    """The common mistake this error looks like: Lark's `match_examples`, kept only when the example
+    fails on the same kind of token (a match on the parser state alone is too loose to name a mistake)."""
+    token = getattr(exc, "token", None)
+    for label, examples in _MISTAKE_EXAMPLES.items():
+        try:
+            found = exc.match_examples(parser().parse, {label: examples}, token_type_match_fallback=True)
+        except Exception:  # noqa: BLE001 - match_examples re-parses; any failure means no match
+            continue
+        if found is None:
+            continue
+        for example in examples:
+            try:
+                parser().parse(example)
+            except UnexpectedInput as other:
+                mine = getattr(other, "token", None)
+                if other.state == exc.state and getattr(mine, "type", None) == getattr(token, "type", None):
+                    return found
+            except Exception:  # noqa: BLE001 - an example that fails otherwise names nothing
+                continue
+    return None
 
 
 def _blank_statement(text: str, line: int) -> str:

@@ -35,7 +35,7 @@ def check(game: Game) -> list[Diagnostic]:
                 out.append(error("E0404", f"bet `{bet.name}` pushes when `{expr_text(push)}`, "
                                  "which no round makes true", push.span,
                                  "a push must name an outcome that can happen"))
-        ev = expected_return(game, bet.name, space.returns.get(bet.name))
+        ev = space.returns.get(bet.name)
         if ev is not None and ev > 1:
             out.append(warning("W0406", f"bet `{bet.name}` returns {_decimal(ev)} per unit staked on average: "
                                "more than the stake, so the house loses on it", bet.span,
@@ -43,20 +43,7 @@ def check(game: Game) -> list[Diagnostic]:
     return out
 
 
-def expected_return(game: Game, bet: str, enumerated: Fraction | None) -> Fraction | None:
-    """A bet's expected return per unit staked: the exact analysis's figure when it exists."""
-    try:
-        from .. import analysis
-
-        exact = getattr(analysis, "expected_return", None)
-        if exact is not None:
-            value = exact(game, bet)
-            if value is not None:
-                return Fraction(value)
-    except Exception:  # noqa: BLE001 - the analysis is optional here; fall back on the enumeration
-        pass
-    return enumerated
-
-
 def _decimal(x: Fraction) -> str:
-    return f"{float(x):.4f}"  # printing only
+    """Four decimal places, rounded half up, computed exactly."""
+    scaled = (x * 10000 + Fraction(1, 2)).__floor__()
+    return f"{scaled // 10000}.{scaled % 10000:04d}"

@@ -53,22 +53,30 @@ def _gaps(game: Game, index: int, table: DrawTable, space: RoundSpace) -> list[D
     missing_rows: dict = {}
     missing_cols: dict = {}
     cells = []
-    for (i, key), where in sorted(space.gaps.items(), key=lambda kv: str(kv[0])):
+    for (i, key), where in sorted(space.gaps.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         if i != index:
             continue
         row, col = (key, None) if table.col_key is None else key
-        if row not in table.rows:
-            missing_rows.setdefault(row, where)
-        elif table.col_key is not None and col not in table.cols:
+        if table.col_key is not None and col not in table.cols:
             missing_cols.setdefault(col, where)
+        elif row not in table.rows:
+            missing_rows.setdefault(row, where)
         else:
             cells.append((key, where))
-    what = "column" if table.col_key is None else "row"
-    for row, where in sorted(missing_rows.items(), key=lambda kv: str(kv[0])):
-        d = error("E0213", f"the {table.hand} draw table has no {what} for {expr_text(table.row_key)} {_num(row)}",
-                  table.span, f"add a {what} for {_num(row)}: the headers must cover every value the key can take")
-        out.append(_with_example(d, where))
-    for col, where in sorted(missing_cols.items(), key=lambda kv: str(kv[0])):
+    if table.col_key is None:
+        for row, where in sorted(missing_rows.items()):
+            d = error("E0213", f"the {table.hand} draw table has no column for {key_text(table, row)}", table.span,
+                      f"add a column for {_num(row)}: the headers must cover every value the key can take")
+            out.append(_with_example(d, where))
+    else:
+        for row, where in sorted(missing_rows.items()):
+            cols = sorted({k[1] for (i, k) in space.gaps if i == index and k[0] == row})
+            named = " ".join(_num(c) for c in cols)
+            d = error("E0210", f"{table.hand} draw table has no action for {expr_text(table.row_key)} {_num(row)} "
+                      f"× {expr_text(table.col_key)} {named}", table.span,
+                      f"add the row | {_num(row)} | … | to the grid")
+            out.append(_with_example(d, where))
+    for col, where in sorted(missing_cols.items()):
         d = error("E0213", f"the {table.hand} draw table has no column for {expr_text(table.col_key)} {_num(col)}",
                   table.span, f"add a column for {_num(col)}: the headers must cover every value the key can take")
         out.append(_with_example(d, where))

@@ -6,8 +6,11 @@ depth first: a sequence is extended only when the round asks for one more
 card. Each draw decision is intercepted through the engine's `DRAWERS`, so the
 checks see which draw tables apply to a situation and which cell is consulted;
 each finished round is reduced to the truth of every bet clause and outcome,
-with its exact probability (cards drawn without replacement). The result is a
-small summary, cached per engine, shared by the draw-table and bet checks.
+with its exact probability (cards drawn without replacement). Expected bet
+returns come from the engine's exact `analyse()` when the game supports it (it
+tells ranks apart where a rule compares them; the value classes here do not).
+The result is a small summary, cached per engine, shared by the draw-table and
+bet checks.
 """
 
 from __future__ import annotations
@@ -219,7 +222,19 @@ class _Enumerator:
                     stack.append((seq + [c], weight * (size - used[c])))
         self.space.complete = not stack
         self.summarise()
+        self.exact_returns()
         return self.space
+
+    def exact_returns(self) -> None:
+        """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them)."""
+        analyse = getattr(self.engine, "analyse", None)
+        if analyse is None or not getattr(self.engine, "ANALYSIS", {}).get("supported"):
+            return
+        try:
+            bets = analyse()["bets"]
+        except self.engine.EngineError:
+            return
+        self.space.returns = {name: Fraction(b["expected_return"]) for name, b in bets.items()}
 
     def play(self, seq: list[int]):
         cards = self.cards_for(self.filler(seq))
