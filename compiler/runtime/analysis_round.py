@@ -14,6 +14,7 @@ function, called on one representative round of each group.
 """
 # ruff: noqa: F821 - names such as ANALYSIS and DRAWERS come from the generated part of the engine
 
+import itertools
 from fractions import Fraction
 
 # ---- engine ----
@@ -62,11 +63,11 @@ class Enumerator:
     """One exact enumeration of a shoe of `decks` decks (see `analyse`)."""
 
     def __init__(self, decks):
+        import operator
+
         plan = ANALYSIS
-        self.decks = decks
         self.deal_classes = card_classes(plan["deal_by_rank"], decks)
         self.draw_classes = card_classes(plan["draw_by_rank"], decks)
-        self.track_pair = plan["draw_by_rank"]
         by_code = {c[0]: i for i, c in enumerate(self.draw_classes)}
         by_value = {c[1]: i for i, c in enumerate(self.draw_classes)}
         self.to_draw_class = [by_code.get(c[0], by_value[c[1]]) for c in self.deal_classes]
@@ -74,161 +75,255 @@ class Enumerator:
         self.slots = len(DEAL_ORDER) + len(DRAWERS)
         self.denominator = falling(self.cards, self.slots)
         self.fill = [falling(self.cards - k, self.slots - k) for k in range(self.slots + 1)]
-        self.hand_at = [HANDS.index(h) for h in DEAL_ORDER]
+        self.base = len(DEAL_ORDER) + 1  # removed draw classes are counted in this base
         self.draw_keys = [tuple(FACT_INDEX[f] for f in plan["draw"][h] if f in FACT_INDEX) for h in HANDS]
-        self.draw_deal = [tuple(f for f in plan["draw"][h] if f not in FACT_INDEX) for h in HANDS]
+        self.draw_deal = [tuple(4 + (f == "pair2") for f in plan["draw"][h] if f not in FACT_INDEX) for h in HANDS]
         self.final_dyn = [tuple(FACT_INDEX[f] for f in plan["final"][h] if f in FACT_INDEX) for h in HANDS]
-        self.final_deal = [tuple(f for f in plan["final"][h] if f not in FACT_INDEX) for h in HANDS]
+        self.final_deal = [tuple(4 + (f == "pair2") for f in plan["final"][h] if f not in FACT_INDEX) for h in HANDS]
+        self.pair_final = any(3 in keys for keys in self.final_dyn)
+        self.track_pair = plan["draw_by_rank"]
+        self.final_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.final_dyn]
+        self.draw_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.draw_keys]
         self.deal_events = [(name, test) for name, test in EVENTS if name in plan["deal_events"]]
         self.deal_memo = {}
         self.draw_memo = {}
         self.decisions = {}
+        self.width = self.denominator.bit_length() + 1
+        self.unit = [1 << (self.width * c) for c in range(len(self.draw_classes))]
 
     # ---- the deal ---------------------------------------------------------------------
-    def deals(self):
-        """{(hand facts, removed draw classes): [weight, representative codes]} over all deals."""
+    def hand_groups(self, n):
+        """One hand's dealt sequences of n classes, grouped by (facts, classes): [orderings, a sequence]."""
         groups = {}
+        for seq in itertools.product(range(len(self.deal_classes)), repeat=n):
+            key = (self.facts(seq), tuple(sorted(seq)))
+            g = groups.get(key)
+            if g is None:
+                groups[key] = [1, seq]
+            else:
+                g[0] += 1
+        return [(facts, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes))
+                for (facts, classes), (mult, seq) in groups.items()]
+
+    def facts(self, seq):
+        """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
         classes = self.deal_classes
-        counts = [c[2] for c in classes]
-        chosen = []
-        last = len(DEAL_ORDER)
+        total = 0
+        for i in seq:
+            total = add_value(total, classes[i][1])
+        first2 = add_value(add_value(0, classes[seq[0]][1]), classes[seq[1]][1])
+        third = classes[seq[2]][1] if len(seq) > 2 else None
+        rank = classes[seq[0]][3]
+        pair2 = seq[0] == seq[1] and rank >= 0
+        run = rank if self.track_pair and rank >= 0 and all(classes[i][3] == rank for i in seq) else -1
+        return (len(seq), total, third, run, first2, pair2)
 
-        def walk(pos, weight):
-            if pos == last:
-                key = (self.dealt_facts(chosen), tuple(sorted(self.to_draw_class[i] for i in chosen)))
-                g = groups.get(key)
-                if g is None:
-                    groups[key] = [weight, tuple(chosen)]
-                else:
-                    g[0] += weight
-                return
-            for i, n in enumerate(counts):
-                if n:
-                    counts[i] = n - 1
-                    chosen.append(i)
-                    walk(pos + 1, weight * n)
-                    chosen.pop()
-                    counts[i] = n
+    def deals(self):
+        """{(hand facts, removed draw classes): [weight, dealt sequences]} over every ordered deal.
 
-        walk(0, 1)
+        An ordered deal's count is the product over classes of n (n-1) … for the cards of
+        that class it uses, whatever the order: so hands are enumerated one after another.
+        """
+        per_hand = [self.hand_groups(DEAL_ORDER.count(h)) for h in HANDS]
+        counts = [c[2] for c in self.deal_classes]
+        groups = {}
+        facts = [None] * len(HANDS)
+        seqs = [None] * len(HANDS)
+        last = len(HANDS) - 1
+
+        def walk(h, weight, removed):
+            for f, classes, mult, seq, code in per_hand[h]:
+                w = weight * mult
+                for c in classes:
+                    w *= counts[c]
+                    counts[c] -= 1
+                if w:
+                    facts[h] = f
+                    seqs[h] = seq
+                    if h == last:
+                        key = (tuple(facts), removed + code)
+                        g = groups.get(key)
+                        if g is None:
+                            groups[key] = [w, tuple(seqs)]
+                        else:
+                            g[0] += w
+                    else:
+                        walk(h + 1, w, removed + code)
+                for c in classes:
+                    counts[c] += 1
+
+        walk(0, 1, 0)
         return groups
 
-    def dealt_facts(self, chosen):
-        """Per hand: (count, total, third, run, first2, pair2) of the dealt cards."""
-        out = []
-        classes = self.deal_classes
-        for h in range(len(HANDS)):
-            idx = [chosen[p] for p, at in enumerate(self.hand_at) if at == h]
-            total = 0
-            for i in idx:
-                total = add_value(total, classes[i][1])
-            first2 = add_value(add_value(0, classes[idx[0]][1]), classes[idx[1]][1])
-            third = classes[idx[2]][1] if len(idx) > 2 else None
-            run = -1
-            if self.track_pair and all(classes[i][3] == classes[idx[0]][3] for i in idx):
-                run = classes[idx[0]][3]
-            out.append((len(idx), total, third, run, first2, idx[0] == idx[1] and classes[idx[0]][3] >= 0))
-        return tuple(out)
+    def codes(self, seqs):
+        return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
 
-    def codes(self, chosen):
-        hands = [[] for _ in HANDS]
-        for p, i in enumerate(chosen):
-            hands[self.hand_at[p]].append(self.deal_classes[i][0])
-        return hands
-
-    def at_deal(self, facts, chosen):
+    def at_deal(self, facts, seqs):
         """(stand, values of the events that read only the dealt cards), memoised."""
         got = self.deal_memo.get(facts)
         if got is None:
-            r = hand_round(self.codes(chosen))
+            r = hand_round(self.codes(seqs))
             got = (bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events))
             self.deal_memo[facts] = got
         return got
 
     # ---- the draws ----------------------------------------------------------------------
-    def draws(self, stand, states, removed, dealt_codes):
-        """{final facts of the drawn part: [weight, drawn codes]} for one dealt state, memoised."""
-        deal_part = tuple(tuple(s[4 + (f == "pair2")] for f in d) for s, d in zip(states, self.draw_deal))
-        key = (stand, tuple(s[:4] for s in states), deal_part, removed)
+    # The last drawer's card ends the round, so its leaves are not walked one by one: the
+    # counts of the draw classes left in the shoe are packed into one integer, a field of
+    # `width` bits per class (no field can overflow: every weight is at most the
+    # denominator), and a whole last draw is one multiplication. `expand` unpacks.
+
+    def draw_key(self, stand, facts, removed):
+        """What the draw phase depends on: the dealt facts the draws read, and (unless nobody
+        draws) the cards removed, by draw class."""
+        deal_part = tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.draw_deal))
+        return (stand, tuple(f[:4] for f in facts), deal_part, None if stand else removed)
+
+    def component(self, h, s):
+        """Hand h's part of a round's signature: the dynamic facts its results read."""
+        if self.pair_final:
+            s = list(s[:3]) + [s[3] >= 0 and s[0] > 1]
+        return self.final_get[h](s)
+
+    def draws(self, stand, facts, removed, dealt_codes):
+        """{entry: [weight or packed weights, drawn codes]} for one dealt state, memoised.
+
+        An entry is ("s", signature) for a round that ends without a last draw, or
+        ("d", signature without hand h, h, state of h) for one that ends with hand h
+        drawing: its value holds one weight per draw class, packed.
+        """
+        key = self.draw_key(stand, facts, removed)
         got = self.draw_memo.get(key)
         if got is not None:
             return got
-        out = {}
-        counts = [c[2] for c in self.draw_classes]
-        for i in removed:
-            counts[i] -= 1
+        deal_part = key[2]
+        states = [list(f[:4]) for f in facts]
+        out = self.draw_memo[key] = {}
+        fill = self.fill
         dealt = len(DEAL_ORDER)
+        if stand:
+            out[("s", tuple(self.component(h, st) for h, st in enumerate(states)))] = [fill[dealt], ()]
+            return out
+        counts = [c[2] for c in self.draw_classes]
+        for i in range(len(counts)):
+            removed, k = divmod(removed, self.base)
+            counts[i] -= k
+        unit = self.unit
+        packed = [sum(n * u for n, u in zip(counts, unit))]
         hands = [list(c) for c in dealt_codes]
         drawn = [[] for _ in HANDS]
-        states = [list(s[:4]) for s in states]
+        classes = self.draw_classes
+        last = len(DRAWERS) - 1
 
-        def leaf(weight):
-            k = tuple(tuple(s[i] if i != 3 else (s[3] >= 0 and s[0] > 1) for i in keys)
-                      for s, keys in zip(states, self.final_dyn))
-            used = dealt + sum(len(d) for d in drawn)
-            g = out.get(k)
-            if g is None:
-                out[k] = [weight * self.fill[used], tuple(tuple(d) for d in drawn)]
-            else:
-                g[0] += weight * self.fill[used]
-
-        def walk(step, weight):
-            if stand or step == len(DRAWERS):
-                leaf(weight)
+        def walk(step, weight, used):
+            if step > last:
+                k = ("s", tuple(self.component(h, st) for h, st in enumerate(states)))
+                g = out.get(k)
+                if g is None:
+                    out[k] = [weight * fill[used], tuple(tuple(d) for d in drawn)]
+                else:
+                    g[0] += weight * fill[used]
                 return
             hand, decide = DRAWERS[step]
             h = HANDS.index(hand)
-            dkey = (step, tuple(tuple(s[i] for i in keys) for s, keys in zip(states, self.draw_keys)), deal_part)
+            dkey = (step, tuple([get(st) for get, st in zip(self.draw_get, states)]), deal_part)
             draws = self.decisions.get(dkey)
             if draws is None:
-                draws = bool(decide(hand_round(hands))[2])
-                self.decisions[dkey] = draws
+                draws = self.decisions[dkey] = bool(decide(hand_round(hands))[2])
             if not draws:
-                walk(step + 1, weight)
+                walk(step + 1, weight, used)
                 return
             s = states[h]
-            saved = list(s)
-            for c, (code, value, _n, rank) in enumerate(self.draw_classes):
+            if step == last:
+                kl = [self.component(i, st) for i, st in enumerate(states)]
+                kl[h] = None
+                k = ("d", tuple(kl), h, tuple(s))
+                value = weight * fill[used + 1] * packed[0]
+                g = out.get(k)
+                if g is None:
+                    out[k] = [value, tuple(tuple(d) for d in drawn)]
+                else:
+                    g[0] += value
+                return
+            c0, t0, third0, run0 = s
+            s[0] = c0 + 1
+            for c, (code, value, _n, rank) in enumerate(classes):
                 n = counts[c]
                 if not n:
                     continue
                 counts[c] = n - 1
-                s[0] = saved[0] + 1
-                s[1] = add_value(saved[1], value)
-                s[2] = value if s[0] == 3 else saved[2]
-                s[3] = rank if saved[3] == rank else -1
-                hands[h].append(code)
+                packed[0] -= unit[c]
+                s[1] = add_value(t0, value)
+                s[2] = value if c0 == 2 else third0
+                s[3] = rank if run0 == rank else -1
                 drawn[h].append(code)
-                walk(step + 1, weight * n)
-                drawn[h].pop()
+                hands[h].append(code)
+                walk(step + 1, weight * n, used + 1)
                 hands[h].pop()
+                drawn[h].pop()
+                packed[0] += unit[c]
                 counts[c] = n
-            s[:] = saved
+            s[:] = [c0, t0, third0, run0]
 
-        walk(0, 1)
-        self.draw_memo[key] = out
+        walk(0, 1, dealt)
         return out
+
+    def expand(self, packed_finals):
+        """{signature: [weight, codes by hand]} from the entries of `rounds`, last draws unpacked."""
+        finals = {}
+        mask = (1 << self.width) - 1
+        for (deal_part, entry), (value, codes) in packed_finals.items():
+            if entry[0] == "s":
+                items = [((deal_part, entry[1]), value, codes)]
+            else:
+                _d, kl, h, (c0, t0, third0, run0) = entry
+                items = []
+                kl = list(kl)
+                for c, (code, v, _n, rank) in enumerate(self.draw_classes):
+                    w = (value >> (self.width * c)) & mask
+                    if w:
+                        s = [c0 + 1, add_value(t0, v), v if c0 == 2 else third0, rank if run0 == rank else -1]
+                        kl[h] = self.component(h, s)
+                        hand_codes = list(codes)
+                        hand_codes[h] = hand_codes[h] + (code,)
+                        items.append(((deal_part, tuple(kl)), w, tuple(hand_codes)))
+            for sig, w, cards in items:
+                g = finals.get(sig)
+                if g is None:
+                    finals[sig] = [w, cards]
+                else:
+                    g[0] += w
+        return finals
 
     # ---- the whole round -------------------------------------------------------------------
     def rounds(self):
         """{signature: [weight, codes by hand]}: every round, grouped so no rule tells a group apart."""
-        finals = {}
+        packed_finals = {}
         dealt_totals = [{} for _ in HANDS]
         scale = self.fill[len(DEAL_ORDER)]
-        for (facts, removed), (weight, chosen) in self.deals().items():
-            stand, events = self.at_deal(facts, chosen)
+        pending = {}  # deals alike for the results and for the draws: summed before the draws
+        for (facts, removed), (weight, seqs) in self.deals().items():
+            stand, events = self.at_deal(facts, seqs)
             for h, f in enumerate(facts):
                 dealt_totals[h][f[4]] = dealt_totals[h].get(f[4], 0) + weight * scale
-            deal_part = tuple(tuple(f[4 + (x == "pair2")] for x in d) for f, d in zip(facts, self.final_deal))
-            dealt_codes = self.codes(chosen)
-            for dyn, (w, drawn) in self.draws(stand, facts, removed, dealt_codes).items():
-                sig = (events, deal_part, dyn)
-                g = finals.get(sig)
+            deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
+            key = (deal_part, self.draw_key(stand, facts, removed))
+            p = pending.get(key)
+            if p is None:
+                pending[key] = [weight, stand, facts, removed, seqs]
+            else:
+                p[0] += weight
+        for (deal_part, _k), (weight, stand, facts, removed, seqs) in pending.items():
+            dealt_codes = self.codes(seqs)
+            for entry, (w, drawn) in self.draws(stand, facts, removed, dealt_codes).items():
+                sig = (deal_part, entry)
+                g = packed_finals.get(sig)
                 if g is None:
-                    finals[sig] = [weight * w, tuple(tuple(a) + b for a, b in zip(dealt_codes, drawn))]
+                    packed_finals[sig] = [weight * w, tuple(tuple(a) + (drawn[i] if drawn else ())
+                                                            for i, a in enumerate(dealt_codes))]
                 else:
                     g[0] += weight * w
-        return finals, dealt_totals
+        return self.expand(packed_finals), dealt_totals
 
 
 def analyse(decks=None):
