@@ -1,0 +1,65 @@
+"""The card's mathematics view and its house-edge chart."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from pathlib import Path
+
+from compiler.analysis.card_math import EDGE_TABLE, edge_chart_svg, math_view
+from compiler.resolve import Loader
+
+ROOT = Path(__file__).resolve().parent.parent
+LOADER = Loader()
+
+
+def game(name: str):
+    g, diags = LOADER.load(str(ROOT / "spec" / f"{name}.rules"))
+    assert g is not None and not any(d.is_error for d in diags)
+    return g
+
+
+def percent(text: str) -> Fraction:
+    return Fraction(text.replace(" %", "").replace(" pp", "").replace("+", "").replace("−", "-"))
+
+
+def test_view_has_outcomes_bets_and_the_deck_table():
+    view = math_view(game("baccarat"))
+    assert [o["probability"] for o in view["Outcomes"]] == ["44.6247 %", "45.8597 %", "9.5156 %"]
+    bets = {b["bet"]: b for b in view["Bets"]}
+    assert bets["Tie"]["house edge"] == "14.3596 %"
+    table = {row["bet"]: row for row in view[EDGE_TABLE]}
+    assert list(table["Banker"])[1:] == ["1 deck", "2 decks", "4 decks", "6 decks", "8 decks"]
+    for name, row in table.items():
+        assert row["8 decks"] == bets[name]["house edge"]
+    # more decks, less card removal: the tie bet's edge moves with the deck count
+    assert len({row for k, row in table["Tie"].items() if k != "bet"}) == 5
+
+
+def test_a_variant_shows_how_its_edges_differ_from_its_base():
+    view = math_view(game("baccarat_no_commission"))
+    key = next(k for k in view if k.startswith("House edge against the base"))
+    rows = {r["bet"]: r for r in view[key]}
+    banker = rows["Banker"]
+    assert percent(banker["difference"]) == percent(banker["this game"]) - percent(banker["base"])
+    assert banker["difference"].startswith("+")
+    assert rows["Super 6"]["difference"] == "new bet"
+    assert rows["Tie"]["difference"] == "±0.0000 pp"
+
+
+def test_seat_games_have_no_round_view():
+    assert math_view(game("ten_and_a_half")) is None or "Threshold policies" in math_view(game("ten_and_a_half"))
+
+
+def test_chart_is_deterministic_well_formed_and_escaped():
+    view = math_view(game("baccarat_commission"))
+    svg = edge_chart_svg(view)
+    assert svg == edge_chart_svg(math_view(game("baccarat_commission")))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == len(view["Bets"])
+    nasty = {EDGE_TABLE: [{"bet": '<script>"x"&</script>', "1 deck": "1.5 %", "8 decks": "1.0 %"}]}
+    text = edge_chart_svg(nasty)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    ET.fromstring(text)
+    assert edge_chart_svg({}) == ""
