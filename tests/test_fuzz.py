@@ -1,0 +1,145 @@
+"""Fuzzing the compiler: specs generated from the grammar, and the real specs mutated.
+
+Whatever the text, the compiler returns diagnostics and never raises; every
+diagnostic carries a position inside the file. `benchmarks/fuzz_compiler.py`
+runs the same strategies over 10,000+ inputs; this suite runs a few hundred.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lark
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+
+from compiler import pipeline
+from compiler.checks import run_checks
+from compiler.emit.engine import emit_engine
+from compiler.resolve import Loader
+from compiler.syntax import GRAMMAR
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_SPECS = sorted((ROOT / "spec").glob("*.rules"))
+# small specs, cheap enough to run the exhaustive checks on every mutant
+SMALL_SPECS = [ROOT / "tests" / "errors" / "base_ok.rules", ROOT / "tests" / "errors" / "W0503_type_unreachable.rules"]
+ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u202e", "\ufeff", "\u00a0", "é", "百家樂", "\U0001f0a1", "\t", "\r", "\\",
+            '"', "#", "|", "×", "..", "(", ")", "[", "]", "{{", "}}", "'''", "\n    ", "9" * 40, "-1", "0/0"]
+
+
+def grammar_specs() -> st.SearchStrategy[str]:
+    """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text."""
+    g = lark.Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
+    names = st.sampled_from(["player", "banker", "tie", "p", "b", "total", "natural", "face", "x"])
+    return from_lark(g, explicit={
+        "_INDENT": st.just("\n    "), "_DEDENT": st.just("\n"), "NAME": names,
+        "STRING": st.sampled_from(['"A"', '"百家樂"', '"<b>x</b>"']), "_NL": st.sampled_from(["\n", "\n# c\n"]),
+    })
+
+
+@st.composite
+def mutated_spec(draw, seeds: list[Path]) -> tuple[str, str]:
+    """One of the seed specs with a few token- and line-level mutations."""
+    path = draw(st.sampled_from(seeds))
+    text = path.read_text(encoding="utf-8")
+    for _ in range(draw(st.integers(1, 4))):
+        text = draw(st.sampled_from([_token_edit, _line_edit, _truncate, _insert]))(draw, text)
+    return str(path.relative_to(ROOT)), text
+
+
+def _token_edit(draw, text: str) -> str:
+    tokens = text.split(" ")
+    if len(tokens) < 2:
+        return text
+    i = draw(st.integers(0, len(tokens) - 1))
+    j = draw(st.integers(0, len(tokens) - 1))
+    op = draw(st.sampled_from(["delete", "duplicate", "swap"]))
+    if op == "delete":
+        del tokens[i]
+    elif op == "duplicate":
+        tokens.insert(i, tokens[j])
+    else:
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    return " ".join(tokens)
+
+
+def _line_edit(draw, text: str) -> str:
+    lines = text.split("\n")
+    i = draw(st.integers(0, len(lines) - 1))
+    j = draw(st.integers(0, len(lines) - 1))
+    op = draw(st.sampled_from(["delete", "duplicate", "swap", "indent", "dedent"]))
+    if op == "delete":
+        del lines[i]
+    elif op == "duplicate":
+        lines.insert(i, lines[j])
+    elif op == "swap":
+        lines[i], lines[j] = lines[j], lines[i]
+    elif op == "indent":
+        lines[i] = "  " + lines[i]
+    else:
+        lines[i] = lines[i].lstrip()
+    return "\n".join(lines)
+
+
+def _truncate(draw, text: str) -> str:
+    return text[:draw(st.integers(0, len(text)))]
+
+
+def _insert(draw, text: str) -> str:
+    at = draw(st.integers(0, len(text)))
+    piece = draw(st.one_of(st.sampled_from(ODD_TEXT), st.text(max_size=3)))
+    return text[:at] + piece + text[at:]
+
+
+def compile_text(path: str, text: str, checks: bool) -> list:
+    """Run the compiler on spec text as far as it goes; return its diagnostics (it must not raise)."""
+    loader = Loader()
+    game, diags = loader.load(path, text)
+    diags = list(diags)
+    if game is not None and not any(d.is_error for d in diags):
+        if checks:
+            diags += run_checks(game)
+        if not any(d.is_error for d in diags):
+            emit_engine(game, path)
+    return diags
+
+
+def assert_positioned(diags: list, path: str, text: str) -> None:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 2
+    for d in diags:
+        assert d.code[:1] in "EW" and d.severity in ("error", "warning"), d
+        assert d.span.file.endswith(Path(path).name) or d.span.file.endswith(".rules"), d
+        assert 1 <= d.span.line <= lines and d.span.column >= 1, d
+
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+
+
+@FUZZ
+@given(grammar_specs())
+def test_grammar_generated_specs_never_crash(text: str) -> None:
+    diags = compile_text("spec/fuzz.rules", text, checks=True)
+    assert_positioned(diags, "spec/fuzz.rules", text)
+
+
+@FUZZ
+@given(mutated_spec(REAL_SPECS))
+def test_mutated_real_specs_never_crash(case: tuple[str, str]) -> None:
+    path, text = case
+    diags = compile_text(path, text, checks=False)
+    assert_positioned(diags, path, text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(mutated_spec(SMALL_SPECS))
+def test_mutated_small_specs_never_crash_with_checks(case: tuple[str, str]) -> None:
+    path, text = case
+    diags = compile_text(path, text, checks=True)
+    assert_positioned(diags, path, text)
+
+
+def test_every_real_spec_compiles_without_errors() -> None:
+    results, _loader = pipeline.compile_all(REAL_SPECS, emit=False)
+    for r in results:
+        assert r.ok, [d.message for d in r.diagnostics if d.is_error]
