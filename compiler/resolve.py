@@ -9,6 +9,7 @@ scope of its place. Problems come back as diagnostics; nothing here raises.
 from __future__ import annotations
 
 import copy
+import keyword
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from .syntax import parse_text
 DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
 TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
 MAX_BASE_DEPTH = 8
+RESERVED_HAND_NAMES = ("outcome", "cards_used", "steps")  # fields of the engine's Round
 
 
 class Loader:
@@ -81,7 +83,18 @@ class Resolver:
         return out
 
     def item(self, cls, stmt: ast.Named, **kw):
+        self.check_name(stmt, cls is model.Item)
         return cls(stmt.name, self.labels(stmt.labels), stmt.span, stmt.cite, origin=self.game.name, **kw)
+
+    def check_name(self, stmt: ast.Named, is_hand: bool) -> None:
+        """A declared name becomes part of the engine's Python: no keywords, no dunders, and a hand
+        (an attribute of the engine's Round) not the name of one of the Round's own fields."""
+        name = stmt.name
+        reserved = keyword.iskeyword(name) or keyword.issoftkeyword(name) or name.startswith("__") or (
+            is_hand and name in RESERVED_HAND_NAMES)
+        if reserved:
+            self.err("E0109", f"`{name}` is a reserved word and cannot name a {stmt.kind}",
+                     stmt.name_span or stmt.span, "choose another name")
 
     def ranks(self, rs: ast.RankSet, universe: tuple[str, ...], what: str) -> tuple[str, ...]:
         out: list[str] = []
