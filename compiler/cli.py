@@ -9,9 +9,11 @@ from pathlib import Path
 
 from . import pipeline
 from .diagnostics import Diagnostic, render_all, to_json
+from .emit.engine import emit_engine
 from .engine_loader import load_engine
 from .explain import explain_hand, explain_round, explain_table
 from .replay import answer_and_log, replay_lines
+from .resolve import Loader
 
 
 def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
@@ -70,14 +72,19 @@ def cmd_check(args) -> int:
 
 
 def load_game_engine(spec: str):
-    """Compile one spec in memory and load its engine; exit with diagnostics if it is bad."""
-    results, loader = pipeline.compile_all([Path(spec)])
-    r = results[0]
-    if not r.ok:
-        _print_diags(r.diagnostics, loader.sources, "text", sys.stderr)
+    """Resolve one spec and load its engine; exit with diagnostics if it is bad.
+
+    Only the engine is emitted: the rule card, the conformance tests and the
+    exhaustive static checks are `build`'s and `check`'s work, and would cost
+    `play` seconds of start-up on every call.
+    """
+    loader = Loader()
+    game, diags = loader.load(spec)
+    if game is None or any(d.is_error for d in diags):
+        _print_diags(diags, loader.sources, "text", sys.stderr)
         raise SystemExit(1)
-    source = r.artefacts[f"engines/{r.game.name}.py"]
-    return r.game, load_engine(source, r.game.name)
+    source = emit_engine(game, pipeline.display_path(Path(spec)))
+    return game, load_engine(source, game.name)
 
 
 def cmd_play(args) -> int:
