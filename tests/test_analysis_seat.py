@@ -1,0 +1,135 @@
+"""Threshold-policy analysis of ten-and-a-half, against an independent enumeration and simulation.
+
+The independent route types hands with rules typed in by hand from source 004
+(rule set 2: jokers are face cards worth half a point, no wild), over value
+classes of the 54-card deck, with exact Fractions; the banker's edge is checked
+against a seeded simulation written here.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from compiler.analysis.seat import SeatAnalysis
+from compiler.emit.engine import emit_engine
+from compiler.engine_loader import load_engine
+from compiler.resolve import Loader
+
+ROOT = Path(__file__).resolve().parent.parent
+HALF = Fraction(1, 2)
+# rule set 2's deck by value: 14 face cards (J Q K and two jokers) at 1/2, four of each 1..10
+DECK = {HALF: 14, **{Fraction(v): 4 for v in range(1, 11)}}
+
+
+@cache
+def analysis(spec: str) -> SeatAnalysis:
+    game, diags = Loader().load(str(ROOT / "spec" / f"{spec}.rules"))
+    assert game is not None and not any(d.is_error for d in diags)
+    engine = load_engine(emit_engine(game, f"spec/{spec}.rules"), f"seat_{spec}")
+    return SeatAnalysis(engine, game.policy_threshold)
+
+
+def hand_type(values: list[Fraction]) -> str:
+    total, n, faces = sum(values), len(values), sum(1 for v in values if v == HALF)
+    if n == 5 and faces == 5:
+        return "five_faces"
+    if n == 5 and total < Fraction(21, 2):
+        return "five_small"
+    if total == Fraction(21, 2):
+        return "ten_and_a_half"
+    return "plain" if total < Fraction(21, 2) else "bust"
+
+
+def one_hand(t: Fraction) -> dict[str, Fraction]:
+    out: dict[str, Fraction] = {}
+    counts = dict(DECK)
+
+    def walk(values: list[Fraction], p: Fraction) -> None:
+        if values and (sum(values) >= t or len(values) == 5):
+            kind = hand_type(values)
+            out[kind] = out.get(kind, 0) + p
+            return
+        left = sum(counts.values())
+        for v, n in list(counts.items()):
+            if n:
+                counts[v] = n - 1
+                walk(values + [v], p * Fraction(n, left))
+                counts[v] = n
+
+    walk([], Fraction(1))
+    return out
+
+
+def test_one_hand_types_match_the_independent_enumeration():
+    sa = analysis("ten_and_a_half_banker")
+    for t in (Fraction(1), Fraction(8), Fraction(21, 2)):
+        got = sa.one_hand(t)["types"]
+        want = one_hand(t)
+        assert {k: p for k, p in got.items() if p} == want
+        assert sum(got.values()) == 1
+
+
+def test_standing_on_the_first_card_gives_the_card_values_with_wild_tens():
+    sa = analysis("ten_and_a_half")
+    one = sa.one_hand(HALF)
+    assert one["types"]["plain"] == 1
+    # a wild joker alone is best as a 10: the four tens and two jokers
+    assert one["totals"][Fraction(10)] == Fraction(6, 54)
+    assert one["totals"][HALF] == Fraction(12, 54)
+    assert one["expected_multiplier"] == 1
+
+
+def test_thresholds_and_the_best_one():
+    sa = analysis("ten_and_a_half")
+    ts = sa.thresholds()
+    assert ts[0] == HALF and ts[-1] == 11 and Fraction(8) in ts
+    best = max(ts, key=lambda t: sa.one_hand(t)["expected_multiplier"])
+    assert all(sa.one_hand(best)["expected_multiplier"] >= sa.one_hand(t)["expected_multiplier"] for t in ts)
+
+
+def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction, float]:
+    rng = random.Random(seed)
+    cards = [v for v, n in DECK.items() for _ in range(n)]
+    mult = {"five_faces": 4, "five_small": 3, "ten_and_a_half": 2, "plain": 1, "bust": 1}
+    rank = ["bust", "plain", "ten_and_a_half", "five_small", "five_faces"]
+    total = Fraction(0)
+    squares = 0.0
+    for _ in range(rounds):
+        deck = cards[:]
+        rng.shuffle(deck)
+        hands = []
+        for _seat in range(2):  # the banker first, then the player
+            h = [deck.pop()]
+            while sum(h) < t and len(h) < 5:
+                h.append(deck.pop())
+            hands.append(h)
+        b, p = hands
+        bt, pt = hand_type(b), hand_type(p)
+        if pt == "bust":
+            net = mult[bt]
+        elif bt == "bust":
+            net = -mult[pt]
+        else:
+            kb = (rank.index(bt), sum(b), len(b))
+            kp = (rank.index(pt), sum(p), len(p))
+            net = -mult[pt] if kp > kb else mult[bt]
+        total += net
+        squares += net * net
+    mean = total / rounds
+    sd = (squares / rounds - float(mean) ** 2) ** 0.5
+    return mean, sd / rounds**0.5
+
+
+def test_banker_edge_agrees_with_a_simulation():
+    sa = analysis("ten_and_a_half_banker")
+    edge = sa.banker_edge(Fraction(8), Fraction(8))
+    assert sum(edge["outcomes"].values()) == 1
+    mean, se = simulated_banker_net(Fraction(8), 20000, seed=5)
+    assert abs(float(edge["banker_edge"] - mean)) < 4 * se
+
+
+def test_pairwise_game_has_no_banker_edge():
+    assert analysis("ten_and_a_half").banker_edge(Fraction(8), Fraction(8)) is None
