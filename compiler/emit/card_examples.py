@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 from types import ModuleType
+from weakref import WeakKeyDictionary
 
 from ..cases import Case
 from ..model import Game
@@ -18,6 +19,7 @@ from ..model import Game
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 RED_SUITS = ("H", "D")
 SEARCH_LIMIT = 50_000  # hands tried before giving up on the rarer types
+_FOUND: WeakKeyDictionary = WeakKeyDictionary()  # engine module → its example hands (one search per build)
 
 
 def card_chip(game: Game, code: str, lang: str) -> dict:
@@ -72,6 +74,12 @@ def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]
     """Hand type name → the first hand (fewest cards) the engine classifies as that type."""
     if engine is None or not game.types or game.shoe is None or not hasattr(engine, "adjudicate"):
         return {}
+    if engine not in _FOUND:
+        _FOUND[engine] = _search(game, engine)
+    return _FOUND[engine]
+
+
+def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     wanted = {t.name for t in game.types}
     found: dict[str, list[str]] = {}
     for tried, hand in enumerate(_hands(game)):

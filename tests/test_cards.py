@@ -1,0 +1,303 @@
+"""Rule cards: every card renders in every language, parses as strict HTML5, escapes spec text,
+agrees with its engine cell by cell, and the message catalogs cover every template message."""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+import types
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import html5lib
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from compiler import i18n, pipeline
+from compiler.checks import translations
+from compiler.emit import card_examples
+from compiler.emit.card import md_code, md_escape
+from compiler.emit.card_model import card_view
+from compiler.engine_loader import load_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = "{http://www.w3.org/1999/xhtml}"
+PAYLOADS = ("<script>alert(1)</script>", '"""; import os')
+
+
+@cache
+def build_cards() -> tuple:
+    """Compile every spec (with the index) once: (results, {game name: engine module})."""
+    results, _ = pipeline.compile_all(pipeline.default_specs(), index=True)
+    assert all(r.ok for r in results), [str(d) for r in results for d in r.diagnostics if d.is_error]
+    engines = {r.game.name: load_engine(r.artefacts[f"engines/{r.game.name}.py"], r.game.name) for r in results}
+    return results, engines
+
+
+def card_files() -> dict[str, str]:
+    results, _ = build_cards()
+    return {rel: text for r in results for rel, text in r.artefacts.items() if rel.startswith("cards/")}
+
+
+def parse_strict(text: str):
+    """Parse HTML5 with the strict parser: any parse error raises."""
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=True).parse(text)
+
+
+def grid_cells(doc) -> list[tuple[str, str, str]]:
+    """(table ident, data-key, data-action) of every grid cell in a parsed card."""
+    out = []
+    for table in doc.iter(f"{NS}table"):
+        if "grid" not in table.get("class", "").split():
+            continue
+        for td in table.iter(f"{NS}td"):
+            out.append((table.get("data-table"), td.get("data-key"), td.get("data-action")))
+    return out
+
+
+def engine_key(text: str):
+    parts = tuple(int(p) for p in text.split(","))
+    return parts[0] if len(parts) == 1 else parts
+
+
+def test_every_game_has_a_card_in_every_language_and_format():
+    results, _ = build_cards()
+    files = card_files()
+    for r in results:
+        for lang in i18n.CARD_LANGS:
+            for fmt in ("md", "html"):
+                text = files[f"cards/{r.game.name}.{lang}.{fmt}"]
+                title = r.game.labels.get(lang, r.game.name)
+                assert (md_escape(title) if fmt == "md" else html.escape(title, quote=False)) in text
+        assert f"cards/{r.game.name}.md" not in files
+    assert "cards/index.html" in files
+
+
+def test_every_html_card_parses_cleanly_as_html5():
+    for rel, text in card_files().items():
+        if rel.endswith(".html"):
+            parse_strict(text)  # raises on the first parse error
+
+
+def test_html_cards_declare_their_language_and_are_translated():
+    files = card_files()
+    results, _ = build_cards()
+    for r in results:
+        headings = {}
+        for lang in i18n.CARD_LANGS:
+            doc = parse_strict(files[f"cards/{r.game.name}.{lang}.html"])
+            assert doc.get("lang") == lang
+            headings[lang] = [ET.tostring(h, encoding="unicode", method="text") for h in doc.iter(f"{NS}h2")]
+        assert headings["zh-Hans"] != headings["en"] and headings["zh-Hant"] != headings["en"]
+        assert headings["zh-Hans"] != headings["zh-Hant"]
+
+
+def test_every_grid_cell_agrees_with_the_engine_and_every_engine_cell_is_shown():
+    results, engines = build_cards()
+    files = card_files()
+    checked = 0
+    for r in results:
+        engine = engines[r.game.name]
+        for lang in i18n.CARD_LANGS:
+            cells = grid_cells(parse_strict(files[f"cards/{r.game.name}.{lang}.html"]))
+            shown: dict[str, set] = {}
+            for ident, key, action in cells:
+                table = getattr(engine, ident)
+                expected = "draw" if table[engine_key(key)] else "stand"
+                assert action == expected, (r.game.name, ident, key)
+                shown.setdefault(ident, set()).add(engine_key(key))
+                checked += 1
+            idents = [t.ident for t in r.game.draws]
+            assert sorted(shown) == sorted(idents)
+            for ident in idents:
+                assert shown[ident] == set(getattr(engine, ident)), ident
+    assert checked > 0
+
+
+def test_markdown_grids_match_the_html_grids():
+    files = card_files()
+    for rel, text in files.items():
+        if not rel.endswith(".en.md"):
+            continue
+        html = files[rel[:-3] + ".html"]
+        md_marks = re.findall(r"^\| \*\*.*?\*\* \|((?: [DS] \|)+)$", text, re.M)
+        html_marks = [a[0].upper() for _, _, a in grid_cells(parse_strict(html))]
+        assert "".join(m.replace("|", "").replace(" ", "") for m in md_marks) == "".join(html_marks)
+
+
+def test_cards_show_shoe_flow_bets_examples_and_sources():
+    results, _ = build_cards()
+    files = card_files()
+    for r in results:
+        g = r.game
+        doc = parse_strict(files[f"cards/{g.name}.en.html"])
+        text = ET.tostring(doc, encoding="unicode", method="text")
+        assert f"{g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers))} cards" in text
+        svgs = [s for s in doc.iter("{http://www.w3.org/2000/svg}svg") if s.get("class") == "flow-svg"]
+        assert len(svgs) == 1 and len(list(svgs[0].iter("{http://www.w3.org/2000/svg}rect"))) >= 3
+        for b in g.bets.values():
+            assert b.label("en") in text
+        for s in g.sources:
+            assert s.description in text
+        for a in g.assumptions.values():
+            assert a.label("en") in text
+        if g.base is not None:
+            assert doc.find(f".//{NS}section[@id='differences']") is not None
+            for d in g.differences:
+                assert d.name in text
+
+
+def test_commission_payout_shown_in_both_conventions_with_the_engine_arithmetic():
+    results, engines = build_cards()
+    for r in results:
+        for b in r.game.bets.values():
+            for w in b.wins:
+                view = card_view(r.game, "en", [], engines[r.game.name])
+                shown = next(x for x in view["bets"] if x["name"] == b.name)
+                p = w.payout
+                assert shown["wins"][b.wins.index(w)]["to_one"] == pipeline_number(p.gross_multiple() - 1)
+
+
+def pipeline_number(x) -> str:
+    from compiler.printer import number_text
+
+    return number_text(x)
+
+
+def test_example_hands_are_classified_by_the_engine_as_their_type():
+    results, engines = build_cards()
+    seat_games = [r for r in results if r.game.types]
+    for r in seat_games:
+        view = card_view(r.game, "en", [], engines[r.game.name])
+        for t in view["types"]:
+            assert t["example"], f"{r.game.name}: no example hand for {t['name']}"
+            hand = [c["code"] for c in t["example"]]
+            assert engines[r.game.name].adjudicate({"hand": hand})["type"] == t["name"]
+
+
+def test_worked_examples_come_from_the_cases_marked_as_examples():
+    files = card_files()
+    results, _ = build_cards()
+    from compiler.cases import cases_for
+
+    for r in results:
+        cases, _ = cases_for(r.game.name, ROOT / "tests" / "cases")
+        doc = parse_strict(files[f"cards/{r.game.name}.en.html"])
+        shown = {a.get("data-case") for a in doc.iter(f"{NS}article")}
+        assert shown == {c.id for c in cases if c.example}
+
+
+def test_index_links_every_game_in_every_language():
+    files = card_files()
+    doc = parse_strict(files["cards/index.html"])
+    hrefs = {a.get("href") for a in doc.iter(f"{NS}a")}
+    results, _ = build_cards()
+    for r in results:
+        for lang in i18n.CARD_LANGS:
+            assert f"{r.game.name}.{lang}.html" in hrefs and f"cards/{r.game.name}.{lang}.html" in files
+
+
+def test_build_is_reproducible():
+    results, _ = build_cards()
+    again, _ = pipeline.compile_all(pipeline.default_specs()[:1], index=False)
+    first = results[0].artefacts
+    for rel, text in again[0].artefacts.items():
+        assert first[rel] == text
+
+
+def injected_spec(tmp_path: Path) -> Path:
+    """The baccarat spec with every kind of label replaced by HTML and Python payloads."""
+    text = (ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8")
+    evil = PAYLOADS[0] + " " + PAYLOADS[1].replace('"', "'")
+    text = text.replace('"Baccarat"', f'"{evil}"', 1).replace('"Banker pair"', f'"{evil} pair"')
+    text = text.replace('"Player wins"', f'"{evil} & <b>bold</b> wins"')
+    text = text.replace('source "000" "', f'source "000" "{evil} ')
+    path = tmp_path / "baccarat.rules"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_spec_text_never_becomes_markup(tmp_path):
+    spec = injected_spec(tmp_path)
+    results, _ = pipeline.compile_all([spec], cases_dir=ROOT / "tests" / "cases", index=True)
+    assert results[0].ok, [str(d) for d in results[0].diagnostics]
+    arts = results[0].artefacts
+    load_engine(arts["engines/baccarat.py"], "baccarat_injected")  # the engine still compiles
+    for rel, text in arts.items():
+        if rel.endswith(".html"):
+            assert "<script" not in text and "<b>bold" not in text
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+            doc = parse_strict(text)
+            assert not list(doc.iter(f"{NS}script")) and not list(doc.iter(f"{NS}b"))[:0]
+            assert all(b.text != "bold" for b in doc.iter(f"{NS}b"))
+        elif rel.endswith(".md"):
+            assert [m.start() for m in re.finditer(r"(?<!\\)<", text)] == [0]  # only the header comment
+            assert "\\<script\\>alert\\(1\\)\\</script\\>" in text
+
+
+def test_md_filters_neutralise_markup():
+    assert md_escape("*a* [x](y) <i>") == "\\*a\\* \\[x\\]\\(y\\) \\<i\\>"
+    assert md_escape("two\nlines") == "two lines"
+    assert md_code("a `b` c") == "``a `b` c``"
+    assert md_code("`x`") == "`` `x` ``"
+
+
+def test_catalogs_translate_every_template_message():
+    extracted = {
+        msg[2] if isinstance(msg[2], str) else msg[2][0]
+        for msg in extract_from_dir(str(ROOT / "compiler" / "templates"), [("**.j2", "jinja2")],
+                                    options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})
+    }
+    assert len(extracted) > 50
+    with (ROOT / "compiler" / "locale" / "messages.pot").open("rb") as fp:
+        pot = {m.id for m in read_po(fp) if m.id}
+    assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/locale/README.md)"
+    for lang in i18n.CARD_LANGS:
+        assert i18n.missing_messages(lang, extracted) == [], lang
+
+
+def test_translations_check_warns_about_a_missing_card_language(tmp_path):
+    text = (ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8")
+    text = text.replace('bet tie "Tie" zh-Hant "和" zh-Hans "和"', 'bet tie "Tie" zh-Hans "和"')
+    spec = tmp_path / "baccarat.rules"
+    spec.write_text(text, encoding="utf-8")
+    results, _ = pipeline.compile_all([spec], emit=False, index=False)
+    found = [d for d in results[0].diagnostics if d.code == translations.CODE]
+    assert any("`tie`" in d.message and "zh-Hant" in d.message and not d.is_error for d in found)
+    assert all("zh-Hans" not in d.message for d in found if "`tie`" in d.message)
+    results, _ = pipeline.compile_all([ROOT / "spec" / "ten_and_a_half.rules"], emit=False, index=False)
+    assert not [d for d in results[0].diagnostics if d.code == translations.CODE]
+
+
+def test_mathematics_section_is_rendered_when_the_analysis_provides_it(monkeypatch):
+    fake = types.ModuleType("compiler.analysis.card_math")
+    fake.math_view = lambda game: {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]}
+    fake.edge_chart_svg = lambda view: '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'
+    monkeypatch.setitem(sys.modules, "compiler.analysis.card_math", fake)
+    results, engines = build_cards()
+    from compiler.emit.card import render_view
+
+    html = render_view(card_view(results[0].game, "en", [], engines[results[0].game.name]), "html")
+    parse_strict(html)
+    assert 'class="edge-chart"' in html and "&lt;i&gt;x&lt;/i&gt;" in html and 'id="mathematics"' in html
+    fake.math_view = lambda game: 1 / 0
+    html = render_view(card_view(results[0].game, "en", []), "html")
+    assert 'id="mathematics"' not in html
+
+
+def test_example_search_gives_up_quietly_on_an_engine_that_refuses_hands():
+    results, _ = build_cards()
+    game = next(r.game for r in results if r.game.types)
+    refusing = types.ModuleType("refusing")
+    refusing.adjudicate = lambda request: (_ for _ in ()).throw(ValueError("no"))
+    assert card_examples.example_hands(game, refusing) == {}
+
+
+@pytest.mark.parametrize("lang", i18n.CARD_LANGS)
+def test_catalog_compiles_the_same_twice(lang):
+    a = i18n.translations(lang)
+    assert a is i18n.translations(lang)
+    assert a.gettext("Drawing rules") == ("Drawing rules" if lang == "en" else i18n.catalog(lang).get("Drawing rules").string)
