@@ -47,8 +47,16 @@ def test_a_variant_shows_how_its_edges_differ_from_its_base():
     assert rows["Tie"]["difference"] == "±0.0000 pp"
 
 
-def test_seat_games_have_no_round_view():
-    assert math_view(game("ten_and_a_half")) is None or "Threshold policies" in math_view(game("ten_and_a_half"))
+def test_seat_games_show_the_policy_analysis():
+    view = math_view(game("ten_and_a_half_banker"))
+    types = {r["type"]: r["probability"] for r in view["Hand types"]}
+    assert set(types) == {"Five faces", "Five small", "Ten and a half", "Plain", "Bust"}
+    assert abs(sum(percent(p) for p in types.values()) - 100) < Fraction(1, 1000)
+    assert "exact" in view["Banker against one player"]
+    thresholds = [Fraction(r["hit while total below"]) for r in view["Threshold policies"]]
+    assert thresholds == sorted(thresholds) and Fraction(8) in thresholds
+    assert "Banker against one player" not in math_view(game("ten_and_a_half"))
+    assert edge_chart_svg(view) == ""  # one deck only: no deck-count chart
 
 
 def test_chart_is_deterministic_well_formed_and_escaped():

@@ -25,8 +25,8 @@ EDGE_TABLE = "House edge by deck count"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
-def analysis_of(game: Game, decks: int | None = None) -> dict:
-    """The engine's exact analysis of a game (cached per engine source and deck count)."""
+def engine_of(game: Game) -> tuple[str, object]:
+    """(digest of the engine source, the loaded engine), cached per source."""
     from ..emit.engine import emit_engine
 
     source = emit_engine(game, game.path)
@@ -34,6 +34,12 @@ def analysis_of(game: Game, decks: int | None = None) -> dict:
     engine = _ENGINES.get(digest)
     if engine is None:
         engine = _ENGINES[digest] = load_engine(source, f"math_{game.name}")
+    return digest, engine
+
+
+def analysis_of(game: Game, decks: int | None = None) -> dict:
+    """The engine's exact analysis of a game (cached per engine source and deck count)."""
+    digest, engine = engine_of(game)
     decks = game.shoe.decks if decks is None else decks
     key = (digest, decks)
     if key not in _ANALYSES:
@@ -47,6 +53,8 @@ def deck_label(n: int) -> str:
 
 def math_view(game: Game) -> dict | None:
     """The card's mathematics for a dealt-round game; None for a game the analysis does not cover."""
+    if game.is_seat_game and game.policy_threshold is not None:
+        return seat_view(game)
     if not game.is_dealt_round:
         return None
     a = analysis_of(game)
@@ -87,6 +95,36 @@ def math_view(game: Game) -> dict | None:
     if any(w.payout.rounding for b in game.bets.values() for w in b.wins):
         notes.append("Commission is taken unrounded (a unit stake, where rounding changes nothing).")
     view["Notes"] = " ".join(notes)
+    return view
+
+
+def seat_view(game: Game) -> dict:
+    """The mathematics of a seat game: one hand under the spec's policy, thresholds, banker edge."""
+    from .seat import SeatAnalysis
+
+    digest, engine = engine_of(game)
+    key = (digest, -1)
+    if key not in _ANALYSES:
+        sa = SeatAnalysis(engine, game.policy_threshold)
+        t = game.policy_threshold
+        table = [sa.one_hand(x) for x in sa.thresholds()]
+        _ANALYSES[key] = {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
+    a = _ANALYSES[key]
+    t = dec(game.policy_threshold)
+    labels = {ht.name: ht.label("en") for ht in game.types}
+    best = max(a["table"], key=lambda r: (r["expected_multiplier"], -r["threshold"]))
+    view: dict = {
+        "Policy": f"one hand from the full deck, hitting while its total is below {t}; every draw enumerated "
+                  "exactly" + (", wild cards substituted as the engine does" if game.wild else ""),
+        "Hand types": [{"type": labels.get(k, k), "probability": pct(p)} for k, p in a["one"]["types"].items()],
+        "Expected multiplier": dec(a["one"]["expected_multiplier"])[:10],
+        "Threshold policies": [{"hit while total below": dec(r["threshold"]),
+                                "expected multiplier": dec(r["expected_multiplier"])[:10]} for r in a["table"]],
+        "Best threshold (highest expected multiplier)": dec(best["threshold"]),
+    }
+    if a["edge"] is not None:
+        view["Banker against one player"] = (f"both hitting below {t}: the banker's edge is "
+                                             f"{pct(a['edge']['banker_edge'])} of the base bet (exact)")
     return view
 
 
