@@ -214,28 +214,34 @@ class Enumerator:
         drawn = [[] for _ in HANDS]
         classes = self.draw_classes
         last = len(DRAWERS) - 1
+        drawer_hand = [HANDS.index(hand) for hand, _d in DRAWERS]
+        component = self.component
+        if not self.pair_final:
+            getters = self.final_get
+
+            def component(h, st):
+                return getters[h](st)
 
         def walk(step, weight, used):
             if step > last:
-                k = ("s", tuple(self.component(h, st) for h, st in enumerate(states)))
+                k = ("s", tuple([component(h, st) for h, st in enumerate(states)]))
                 g = out.get(k)
                 if g is None:
                     out[k] = [weight * fill[used], tuple(tuple(d) for d in drawn)]
                 else:
                     g[0] += weight * fill[used]
                 return
-            hand, decide = DRAWERS[step]
-            h = HANDS.index(hand)
+            h = drawer_hand[step]
             dkey = (step, tuple([get(st) for get, st in zip(self.draw_get, states)]), deal_part)
             draws = self.decisions.get(dkey)
             if draws is None:
-                draws = self.decisions[dkey] = bool(decide(hand_round(hands))[2])
+                draws = self.decisions[dkey] = bool(DRAWERS[step][1](hand_round(hands))[2])
             if not draws:
                 walk(step + 1, weight, used)
                 return
             s = states[h]
             if step == last:
-                kl = [self.component(i, st) for i, st in enumerate(states)]
+                kl = [component(i, st) for i, st in enumerate(states)]
                 kl[h] = None
                 k = ("d", tuple(kl), h, tuple(s))
                 value = weight * fill[used + 1] * packed[0]
