@@ -14,11 +14,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_cards import build_cards, engine_key  # the sibling test module's one build
 
 from compiler import i18n, pipeline
 from compiler.emit.card import DRAW_RGB, STAND_RGB
-
-from test_cards import build_cards, engine_key  # noqa: I001 - the sibling test module's one build
 
 CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
