@@ -60,6 +60,8 @@ class SeatAnalysis:
                     used[rank] = k + 1
                     out.append(rank if rank in self.e.JOKERS else rank + self.e.SUITS[k % len(self.e.SUITS)])
                     break
+            else:
+                raise ValueError(f"the deck has no more cards of class {self.classes[c]}")
         return out
 
     def value(self, multiset: tuple[int, ...]):
@@ -132,27 +134,38 @@ class SeatAnalysis:
                 k in ("high card", "high suit") for keys in self.e.TIEBREAK.values() for k in keys):
             return None
         bankers, d_b = self.hands(t_banker)
-        settle_memo: dict[tuple, Fraction] = {}
+        ids: dict[tuple, int] = {}  # hands alike for the settlement: same type and strength
+        id_of: dict[tuple[int, ...], int] = {}
+        settle_memo: dict[tuple[int, int], tuple[Fraction, str]] = {}
         total = Fraction(0)
         outcomes = {"banker": Fraction(0), "player": Fraction(0), "draw": Fraction(0)}
+
+        def hand_id(ms: tuple[int, ...]) -> int:
+            i = id_of.get(ms)
+            if i is None:
+                v = self.value(ms)
+                i = id_of[ms] = ids.setdefault((v.type, v.strength), len(ids))
+            return i
+
         for b_ms, w_b in bankers.items():
             players, d_p = self.hands(t_player, b_ms)
-            inner = Fraction(0)
-            inner_out = {"banker": 0, "player": 0, "draw": 0}
-            bv = self.value(b_ms)
+            acc: dict[int, list] = {}  # id -> [weight, a hand of that id drawn after this banker's]
             for p_ms, w_p in players.items():
-                pv = self.value(p_ms)
-                key = (bv.type, bv.strength, pv.type, pv.strength)
-                got = settle_memo.get(key)
+                i = hand_id(p_ms)
+                a = acc.get(i)
+                if a is None:
+                    acc[i] = [w_p, p_ms]
+                else:
+                    a[0] += w_p
+            b = hand_id(b_ms)
+            p_b = Fraction(w_b, d_b * d_p)
+            for i, (w, p_ms) in acc.items():
+                got = settle_memo.get((b, i))
                 if got is None:
-                    got = settle_memo[key] = self.settle(b_ms, p_ms)
+                    got = settle_memo[(b, i)] = self.settle(b_ms, p_ms)
                 net, who = got
-                inner += net * w_p
-                inner_out[who] += w_p
-            p_b = Fraction(w_b, d_b)
-            total += p_b * inner / d_p
-            for k, w in inner_out.items():
-                outcomes[k] += p_b * Fraction(w, d_p)
+                total += p_b * net * w
+                outcomes[who] += p_b * w
         return {"banker_threshold": t_banker, "player_threshold": t_player, "banker_edge": total,
                 "outcomes": outcomes}
 
