@@ -64,12 +64,13 @@ def cmd_analyze(args) -> int:
         print(f"croupier: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        data = {"game": game.name, **report.round_report(a)}
+        data = {"game": game.name, **report.round_report(a), "notes": report.notes(game, a)}
         if table:
             data["deck_table"] = report.deck_table(table)
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
         sys.stdout.write(report.text_report(a, game.labels.get("en", game.name)))
+        sys.stdout.write("\n" + "\n".join(report.notes(game, a)) + "\n")
         if table:
             sys.stdout.write("\n" + report.text_deck_table(table))
     return 0

@@ -183,3 +183,16 @@ def test_json_contract():
             digits = text.lstrip("-0.").replace(".", "")
             assert len(digits) >= 12 or Fraction(text) == Fraction(b["exact"].get(key, text)), (name, key, text)
     assert abs(Fraction(data["outcomes"]["tie"]) - prob(8, "tie")) < TOL
+
+
+def test_commission_note_and_deck_table_in_json():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["analyze", str(ROOT / "spec" / "baccarat_commission.rules"), "--json", "--deck-table"]) == 0
+    data = json.loads(out.getvalue())
+    assert any("unrounded" in n for n in data["notes"])
+    assert data["bets"]["banker"]["unit_stake_exact"] is True
+    table = data["deck_table"]["house_edge"]["banker"]
+    assert list(table) == ["1", "2", "4", "6", "8"]
+    one = 1 - (prob(1, "banker") * Fraction(39, 20) + prob(1, "tie"))
+    assert abs(Fraction(table["1"]) - one) < TOL

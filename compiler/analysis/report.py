@@ -77,6 +77,20 @@ def round_report(a: dict) -> dict:
     }
 
 
+def notes(game, a: dict) -> list[str]:
+    """What a reader must know to use the figures: stakes, pushes and rounded commission."""
+    out = ["Figures are per unit staked (stake 1); a pushed bet counts as a bet placed (house edge = "
+           "1 - expected return, stake included)."]
+    rounded = [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)]
+    if rounded:
+        exact = all(a["bets"][name]["scales_linearly"] for name in rounded)
+        out.append(f"Commission on {', '.join(rounded)} is rounded per bet in play; the analysis uses the unit "
+                   "stake, " + ("where the rounding changes nothing, so these are the unrounded figures. Stakes "
+                                "whose commission is not a whole number of units fare differently."
+                                if exact else "where the rounding already changes the return."))
+    return out
+
+
 def deck_table(analyses: list[dict]) -> dict:
     """House edge of every bet by deck count: {bet: {decks: edge}}, plus the outcomes."""
     out: dict = {"decks": [a["decks"] for a in analyses], "outcomes": {}, "house_edge": {}}
