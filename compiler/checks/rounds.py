@@ -50,7 +50,7 @@ class RoundSpace:
     leaves: int = 0
 
 
-_CACHE: dict[str, RoundSpace] = {}
+_CACHE: dict[tuple[str, bool], RoundSpace] = {}
 
 
 def value_classes(game: Game) -> list[tuple[list[str], int]]:
@@ -69,8 +69,13 @@ def value_classes(game: Game) -> list[tuple[list[str], int]]:
     return out
 
 
-def round_space(game: Game) -> RoundSpace | None:
-    """The enumerated round space of a dealt-round game (None when there is none to build)."""
+def round_space(game: Game, full: bool = False) -> RoundSpace | None:
+    """The enumerated round space of a dealt-round game (None when there is none to build).
+
+    Unless `full`, the finished rounds are weighed only until every bet clause has been seen
+    to hold, when the engine's exact analysis gives the expected returns: `facts` then tells
+    which facts can hold, not their probabilities. The draw decisions are always all visited.
+    """
     if not game.is_dealt_round or game.shoe is None or not game.values or not game.deal_order:
         return None
     emitter = EngineEmitter(game, game.path)
@@ -78,20 +83,21 @@ def round_space(game: Game) -> RoundSpace | None:
         source = emitter.emit()
     except (OSError, SyntaxError, KeyError, ValueError):
         return None  # an engine that cannot be written is reported by the build, not here
-    if source in _CACHE:
-        return _CACHE[source]
+    key = (source, full)
+    if key in _CACHE:
+        return _CACHE[key]
     engine = load_engine(source, f"check_{game.name}")
-    space = _Enumerator(game, engine, emitter).run()
+    space = _Enumerator(game, engine, emitter, full).run()
     if len(_CACHE) > 8:
         _CACHE.clear()
-    _CACHE[source] = space
+    _CACHE[key] = space
     return space
 
 
 class _Enumerator:
     """Drives one engine's `play()` over every value-class sequence."""
 
-    def __init__(self, game: Game, engine, emitter: EngineEmitter) -> None:
+    def __init__(self, game: Game, engine, emitter: EngineEmitter, full: bool) -> None:
         self.game = game
         self.engine = engine
         self.space = RoundSpace()
@@ -118,6 +124,9 @@ class _Enumerator:
         self.max_cards = len(game.deal_order) + len(engine.DRAWERS)
         self.last_decision_at = 0
         self.last_drawer: str | None = None
+        analysis = getattr(engine, "ANALYSIS", {})
+        self.weigh_all = full or not (hasattr(engine, "analyse") and analysis.get("supported"))
+        self.unseen = set(range(len(self.probes)))  # probes never yet true
         self.weights: dict[tuple, int] = {}  # probe vector -> weight of the rounds that give it
         self.examples: dict[tuple, object] = {}
         self.probe_tuple = compile("(" + "".join(f"bool({e}), " for e in self.probe_sources) + ")",
@@ -226,7 +235,8 @@ class _Enumerator:
         return self.space
 
     def exact_returns(self) -> None:
-        """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them)."""
+        """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them;
+        and unless `full`, the enumeration here stops weighing rounds early)."""
         analyse = getattr(self.engine, "analyse", None)
         if analyse is None or not getattr(self.engine, "ANALYSIS", {}).get("supported"):
             return
@@ -262,6 +272,8 @@ class _Enumerator:
 
     def leaf(self, r, weight: int) -> None:
         self.space.leaves += 1
+        if not self.unseen and not self.weigh_all:
+            return
         try:
             vector = self.eval(self.probe_tuple, r)
         except self.engine.EngineError:
@@ -271,6 +283,7 @@ class _Enumerator:
         else:
             self.weights[vector] = weight
             self.examples[vector] = self.clone(r)
+            self.unseen -= {i for i, holds in enumerate(vector) if holds}
 
     def clone(self, r):
         copy = self.engine.Round()
