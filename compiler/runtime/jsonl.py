@@ -13,6 +13,8 @@ def answer(line):
         request = json.loads(line, parse_float=Decimal)
     except ValueError as exc:
         return json.dumps({"error": f"not JSON: {exc}"})
+    except RecursionError:
+        return json.dumps({"error": "the request is nested too deeply"})
     try:
         result = adjudicate(request)
     except EngineError as exc:
