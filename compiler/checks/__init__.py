@@ -1,16 +1,17 @@
 """Static checks: passes over a resolved game, each returning diagnostics.
 
 Every pass has the signature `check(game) -> list[Diagnostic]` and never
-raises; `run_checks` runs them all in a fixed order.
+raises; `run_checks` runs them all in a fixed order. One module per family:
+`draw_tables` and `bets` (over the enumerated rounds of `rounds`), `hand_types`.
 """
 
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Span, error
 from ..model import Game
-from . import translations
+from . import bets, draw_tables, hand_types, translations
 
-PASSES: list = [translations.check]
+PASSES: list = [draw_tables.check, bets.check, hand_types.check, translations.check]
 
 
 def run_checks(game: Game) -> list[Diagnostic]:
