@@ -112,6 +112,20 @@ def math_section(game: Game) -> dict | None:
         return None
 
 
+def _label(game: Game, kind: str, name: str, lang: str) -> str:
+    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events,
+             "hand": game.hands}.get(kind, {})
+    return group[name].label(lang) if name in group else ""
+
+
+def _bet_terms(game: Game, name: str, engine: ModuleType | None) -> list[dict]:
+    """A bet's win clauses in short (condition, stake-included payout), for a variant's comparison."""
+    bet = game.bets.get(name)
+    if bet is None:
+        return []
+    return [{"when": expr_text(w.when), "including": payout_view(w.payout, engine)["including"]} for w in bet.wins]
+
+
 def _items(things, lang: str, **fields) -> list[dict]:
     out = []
     for x in things:
@@ -172,7 +186,10 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
-        view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name} for d in g.differences]
+        view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang),
+                                "before": _bet_terms(g.base, d.name, engine) if d.kind == "bet" else [],
+                                "after": _bet_terms(g, d.name, engine) if d.kind == "bet" else []}
+                               for d in g.differences]
     if g.wild:
         view["wild"] = {"ranks": list(g.wild.ranks), "stands_for": list(g.wild.stands_for),
                         "best_by": list(g.wild.best_by), "cite": g.wild.cite or ""}
