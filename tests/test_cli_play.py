@@ -85,6 +85,9 @@ BAD = [
     '{"cards": ["9S", "9H", "KD", "KC"], "bets": {"tie": -1}}',
     '{"cards": ["9S", "9H", "KD", "KC"], "bets": {"tie": "ten"}}',
     "[1, 2]",
+    '{"cards": [["9S"], "9H", "KD", "KC"]}',
+    '{"cards": ["9S", "9H", "KD", "KC"], "bets": {"tie": 1e999999999}}',
+    '{"cards": ["9S", "9H", "KD", "KC"], "bets": {"tie": "1e-999999999"}}',
 ]
 
 

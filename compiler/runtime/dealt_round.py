@@ -30,7 +30,13 @@ def card_value(card):
 
 def same_rank(cards):
     """Whether all the cards are of one rank (a pair, for two cards)."""
-    return len(cards) > 1 and all(RANK_OF[c] == RANK_OF[cards[0]] for c in cards)
+    if len(cards) < 2:
+        return False
+    rank = RANK_OF[cards[0]]
+    for c in cards:
+        if RANK_OF[c] != rank:
+            return False
+    return True
 
 
 def grid_table(columns, rows):

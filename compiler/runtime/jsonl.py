@@ -6,11 +6,15 @@ from decimal import Decimal
 
 # ---- engine ----
 
+# One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
+REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
+ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
 
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = json.loads(line, parse_float=Decimal)
+        request = REQUEST_DECODER.decode(line)
     except ValueError as exc:
         return json.dumps({"error": f"not JSON: {exc}"})
     except RecursionError:
@@ -21,7 +25,7 @@ def answer(line):
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return json.dumps(result, ensure_ascii=False)
+    return ANSWER_ENCODER.encode(result)
 
 
 def run_jsonl(lines, write):
