@@ -14,7 +14,6 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
     returns = {k: engine.num_json(v) for k, v in engine.settle(r, bets).items()}
     record["returns"] = returns
     record["steps"] = [{k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()} for s in r.steps]
-    lines = [f"{game.labels.get('en', game.name)}: {' '.join(record[h] and ' '.join(record[h]) for h in [])}".rstrip(": ")]
     lines = [game.labels.get("en", game.name)]
     n = 0
     for s in r.steps:

@@ -6,15 +6,8 @@ this module and the engine's runtime agree on a small set of Python names.
 
 from __future__ import annotations
 
-from . import ast
 from .model import Game
 from .scopes import BOOL, CARD, CARDS, CLASS, HAND, NUM, NUMERIC_FUNCS, ROLE, Func, Scope
-
-
-def _drew(initial: dict[str, int]):
-    def template(*args, args_ast=None, **_kw):
-        return f"drew({args[0]})"
-    return template
 
 
 def round_scope(game: Game, *, with_outcome: bool, with_events: bool = True) -> Scope:
@@ -98,7 +91,3 @@ def valid_bet_scope(game: Game) -> Scope:
     }
     subjects = {"outcome": (frozenset(game.outcomes), "(r.outcome == {what})", "outcome")}
     return Scope("the valid-bet rule", names, funcs, subjects)
-
-
-def is_round_expr(e: ast.Expr) -> bool:
-    return isinstance(e, ast.Expr)

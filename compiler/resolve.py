@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import ast, model
-from .diagnostics import Diagnostic, Span, error, warning
+from .diagnostics import Diagnostic, Span, error
 from .game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
 from .printer import expr_text
 from .scopes import BOOL, NUM, Checker
@@ -664,8 +664,6 @@ class Resolver:
             if pays != 1:
                 self.err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
                          "add: pay min(a, b)")
-        for name in g.assumptions:
-            del name
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):
@@ -673,7 +671,3 @@ def resolve_file(path: str, text: str | None = None, loader: Loader | None = Non
     loader = loader or Loader()
     game, diags = loader.load(path, text)
     return game, diags, loader
-
-
-def warn(code: str, msg: str, span: Span, hint: str = "") -> Diagnostic:
-    return warning(code, msg, span, hint)
