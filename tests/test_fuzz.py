@@ -7,6 +7,7 @@ runs the same strategies over 10,000+ inputs; this suite runs a few hundred.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import lark
@@ -31,7 +32,8 @@ ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u202e", "\ufeff", "\u00a0", "é", "百
 def grammar_specs() -> st.SearchStrategy[str]:
     """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text."""
     g = lark.Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
-    names = st.sampled_from(["player", "banker", "tie", "p", "b", "total", "natural", "face", "x"])
+    names = st.sampled_from(["player", "banker", "tie", "p", "b", "total", "natural", "face", "x", "lambda", "outcome",
+                             "__init__", "None"])
     return from_lark(g, explicit={
         "_INDENT": st.just("\n    "), "_DEDENT": st.just("\n"), "NAME": names,
         "STRING": st.sampled_from(['"A"', '"百家樂"', '"<b>x</b>"']), "_NL": st.sampled_from(["\n", "\n# c\n"]),
@@ -44,7 +46,7 @@ def mutated_spec(draw, seeds: list[Path]) -> tuple[str, str]:
     path = draw(st.sampled_from(seeds))
     text = path.read_text(encoding="utf-8")
     for _ in range(draw(st.integers(1, 4))):
-        text = draw(st.sampled_from([_token_edit, _line_edit, _truncate, _insert]))(draw, text)
+        text = draw(st.sampled_from([_token_edit, _line_edit, _truncate, _insert, _rename]))(draw, text)
     return str(path.relative_to(ROOT)), text
 
 
@@ -80,6 +82,16 @@ def _line_edit(draw, text: str) -> str:
     else:
         lines[i] = lines[i].lstrip()
     return "\n".join(lines)
+
+
+def _rename(draw, text: str) -> str:
+    """Rename every use of one declared name, to another name or to a word the engine reserves."""
+    names = sorted(set(re.findall(r"^(?:hand|bet|outcome|event|type|let) (\w+)", text, re.MULTILINE)))
+    if not names:
+        return text
+    old = draw(st.sampled_from(names))
+    new = draw(st.sampled_from(["lambda", "None", "outcome", "__init__", "steps", "r", "total", "x" * 300]))
+    return re.sub(rf"\b{old}\b", new, text)
 
 
 def _truncate(draw, text: str) -> str:
