@@ -15,11 +15,11 @@ import hashlib
 from fractions import Fraction
 from html import escape
 
+from ..cache import cached
 from ..engine_loader import load_engine
 from ..model import Game
 from .report import DECK_TABLE, dec, pct, sqrt_dec
 
-_ANALYSES: dict[tuple[str, int], dict] = {}
 _ENGINES: dict[str, object] = {}
 EDGE_TABLE = "House edge by deck count"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -41,10 +41,7 @@ def analysis_of(game: Game, decks: int | None = None) -> dict:
     """The engine's exact analysis of a game (cached per engine source and deck count)."""
     digest, engine = engine_of(game)
     decks = game.shoe.decks if decks is None else decks
-    key = (digest, decks)
-    if key not in _ANALYSES:
-        _ANALYSES[key] = engine.analyse(decks)
-    return _ANALYSES[key]
+    return cached("analysis", f"{decks}\0{digest}", lambda: engine.analyse(decks))
 
 
 def deck_label(n: int) -> str:
@@ -103,13 +100,14 @@ def seat_view(game: Game) -> dict:
     from .seat import SeatAnalysis
 
     digest, engine = engine_of(game)
-    key = (digest, -1)
-    if key not in _ANALYSES:
+
+    def compute() -> dict:
         sa = SeatAnalysis(engine, game.policy_threshold)
         t = game.policy_threshold
         table = [sa.one_hand(x) for x in sa.thresholds()]
-        _ANALYSES[key] = {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
-    a = _ANALYSES[key]
+        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
+
+    a = cached("seat-analysis", f"{game.policy_threshold}\0{digest}", compute)
     t = dec(game.policy_threshold)
     labels = {ht.name: ht.label("en") for ht in game.types}
     best = max(a["table"], key=lambda r: (r["expected_multiplier"], -r["threshold"]))

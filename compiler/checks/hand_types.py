@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import itertools
 
+from ..cache import cached
 from ..diagnostics import Diagnostic, error, warning
 from ..emit.engine import emit_engine
 from ..engine_loader import load_engine
 from ..model import Game
-
-_CACHE: dict[str, list] = {}
 
 
 def check(game: Game) -> list[Diagnostic]:
@@ -28,10 +27,8 @@ def check(game: Game) -> list[Diagnostic]:
         source = emit_engine(game, game.path)
     except (OSError, SyntaxError, KeyError, ValueError):
         return []
-    if source not in _CACHE:
-        _CACHE.clear()
-        _CACHE[source] = _survey(game, load_engine(source, f"check_{game.name}"))
-    unmatched, overlaps, reached, ties = _CACHE[source]
+    unmatched, overlaps, reached, ties = cached(
+        "hand-survey", source, lambda: _survey(game, load_engine(source, f"check_{game.name}")))
     out: list[Diagnostic] = []
     for hand in unmatched[:5]:
         out.append(error("E0501", f"the hand {hand} matches no hand type", game.types[-1].span,

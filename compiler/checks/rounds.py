@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..cache import cached
 from ..emit.engine import EngineEmitter
 from ..engine_loader import load_engine
 from ..game_scopes import round_scope
@@ -50,9 +51,6 @@ class RoundSpace:
     leaves: int = 0
 
 
-_CACHE: dict[tuple[str, bool], RoundSpace] = {}
-
-
 def value_classes(game: Game) -> list[tuple[list[str], int]]:
     """The shoe's value classes: (card codes of the class, copies of the class in the shoe)."""
     shoe = game.shoe
@@ -83,15 +81,8 @@ def round_space(game: Game, full: bool = False) -> RoundSpace | None:
         source = emitter.emit()
     except (OSError, SyntaxError, KeyError, ValueError):
         return None  # an engine that cannot be written is reported by the build, not here
-    key = (source, full)
-    if key in _CACHE:
-        return _CACHE[key]
-    engine = load_engine(source, f"check_{game.name}")
-    space = _Enumerator(game, engine, emitter, full).run()
-    if len(_CACHE) > 8:
-        _CACHE.clear()
-    _CACHE[key] = space
-    return space
+    return cached("round-space", f"{full}\0{source}",
+                  lambda: _Enumerator(game, load_engine(source, f"check_{game.name}"), emitter, full).run())
 
 
 class _Enumerator:

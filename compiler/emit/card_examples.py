@@ -13,6 +13,7 @@ from itertools import combinations_with_replacement
 from types import ModuleType
 from weakref import WeakKeyDictionary
 
+from ..cache import cached
 from ..cases import Case
 from ..model import Game
 
@@ -75,7 +76,7 @@ def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]
     if engine is None or not game.types or game.shoe is None or not hasattr(engine, "adjudicate"):
         return {}
     if engine not in _FOUND:
-        _FOUND[engine] = _search(game, engine)
+        _FOUND[engine] = cached("example-hands", engine.SOURCE_DIGEST, lambda: _search(game, engine))
     return _FOUND[engine]
 
 
