@@ -82,7 +82,7 @@ def parser() -> Lark:
         postlex=SpecIndenter(),
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=False,
+        cache=True,  # Lark keys its cache file by the grammar and options; a changed grammar rebuilds
     )
 
 

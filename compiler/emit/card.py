@@ -16,6 +16,7 @@ from types import ModuleType
 import jinja2
 
 from .. import i18n
+from ..cache import cache_dir
 from ..cases import Case
 from ..model import Game
 from .card_model import card_view
@@ -43,6 +44,18 @@ def md_code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in Croupier's cache folder (Jinja checks each template's source)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        (folder / "jinja").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder / "jinja"))
+
+
 @cache
 def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     """The template environment of one format and language, with that language's catalog installed."""
@@ -52,6 +65,7 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
         autoescape=autoescape,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
+        bytecode_cache=_bytecode_cache(),
     )
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters["md"] = md_escape

@@ -351,6 +351,13 @@ def docline(text: str) -> str:
     return safe_comment(text).replace('"""', "'''").replace("\\", "/")
 
 
+_EMITTED: dict[tuple[int, str], tuple[Game, str]] = {}
+
+
 def emit_engine(game: Game, spec_path: str) -> str:
-    """The engine source for a game."""
-    return EngineEmitter(game, spec_path).emit()
+    """The engine source for a game (emitted once per game object and path in a process)."""
+    key = (id(game), spec_path)
+    hit = _EMITTED.get(key)
+    if hit is None or hit[0] is not game:
+        hit = _EMITTED[key] = (game, EngineEmitter(game, spec_path).emit())
+    return hit[1]
