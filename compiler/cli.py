@@ -7,13 +7,23 @@ import json
 import sys
 from pathlib import Path
 
-from . import pipeline
 from .diagnostics import Diagnostic, render_all, to_json
-from .emit.engine import emit_engine
-from .engine_loader import load_engine
-from .explain import explain_hand, explain_round, explain_table
-from .replay import answer_and_log, replay_lines
-from .resolve import Loader
+from .paths import ROOT, display_path
+
+
+class _Lazy:
+    """A module imported on first use, so that light commands start quickly."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        import importlib
+
+        return getattr(importlib.import_module(self._name), attr)
+
+
+pipeline = _Lazy("compiler.pipeline")
 
 
 def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
@@ -37,7 +47,7 @@ def cmd_build(args) -> int:
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         return 1
-    out = Path(args.out) if args.out else pipeline.ROOT / "generated"
+    out = Path(args.out) if args.out else ROOT / "generated"
     written = pipeline.write_artefacts(results, out)
     if full and not args.out:
         for problem in pipeline.stale(results, out, full=True):
@@ -54,7 +64,7 @@ def cmd_check(args) -> int:
     errors = [d for d in diags if d.is_error or args.strict]
     stale = []
     if not errors and not args.no_stale:
-        stale = pipeline.stale(results, pipeline.ROOT / "generated", full)
+        stale = pipeline.stale(results, ROOT / "generated", full)
     if args.format == "json":
         print(to_json(diags))
     else:
@@ -78,16 +88,23 @@ def load_game_engine(spec: str):
     exhaustive static checks are `build`'s and `check`'s work, and would cost
     `play` seconds of start-up on every call.
     """
+    from .emit.engine import emit_engine
+    from .engine_loader import load_engine
+    from .resolve import Loader
+
     loader = Loader()
     game, diags = loader.load(spec)
     if game is None or any(d.is_error for d in diags):
         _print_diags(diags, loader.sources, "text", sys.stderr)
         raise SystemExit(1)
-    source = emit_engine(game, pipeline.display_path(Path(spec)))
+    source = emit_engine(game, display_path(Path(spec)))
     return game, load_engine(source, game.name)
 
 
 def cmd_play(args) -> int:
+    from .explain import explain_hand, explain_round, explain_table
+    from .replay import answer_and_log
+
     game, engine = load_game_engine(args.spec)
     if (args.replay or args.log) and not game.is_dealt_round:
         print("croupier: --replay and --log are for dealt-round games", file=sys.stderr)
@@ -136,6 +153,8 @@ def cmd_play(args) -> int:
 
 def cmd_replay(engine, path: str) -> int:
     """Adjudicate a round log again and report every mismatch by round number."""
+    from .replay import replay_lines
+
     try:
         with open(path, encoding="utf-8") as f:
             checked, problems = replay_lines(engine, f)

@@ -34,7 +34,7 @@ def compile_engine(spec: str):
     from .diagnostics import render_all
     from .emit.engine import emit_engine
     from .engine_loader import load_engine
-    from .pipeline import display_path
+    from .paths import display_path
     from .resolve import Loader
 
     loader = Loader()

@@ -20,9 +20,9 @@ from .emit.engine import emit_engine
 from .engine_loader import load_engine
 from .i18n import CARD_LANGS as I18N_CARD_LANGS
 from .model import Game
+from .paths import ROOT, display_path  # noqa: F401 - re-exported for callers
 from .resolve import Loader
 
-ROOT = Path(__file__).resolve().parent.parent
 CARD_LANGS = I18N_CARD_LANGS
 
 
@@ -38,14 +38,6 @@ class Compiled:
     @property
     def ok(self) -> bool:
         return self.game is not None and not any(d.is_error for d in self.diagnostics)
-
-
-def display_path(path: Path) -> str:
-    """A spec's path as shown in diagnostics and headers: relative to the project when inside it."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
 
 
 def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit: bool = True) -> Compiled:
