@@ -44,16 +44,21 @@ def md_code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept in Croupier's cache folder (Jinja checks each template's source)."""
+def _bytecode_cache(autoescape: bool) -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in Croupier's cache folder (Jinja checks each template's source).
+
+    Autoescaping is compiled into a template's code, so escaped and unescaped
+    compilations of one template must never share a cache folder.
+    """
     folder = cache_dir()
     if folder is None:
         return None
+    folder = folder / "jinja" / ("escaped" if autoescape else "plain")
     try:
-        (folder / "jinja").mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder / "jinja"))
+    return jinja2.FileSystemBytecodeCache(str(folder))
 
 
 @cache
@@ -65,7 +70,7 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
         autoescape=autoescape,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
-        bytecode_cache=_bytecode_cache(),
+        bytecode_cache=_bytecode_cache(autoescape),
     )
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters["md"] = md_escape

@@ -76,7 +76,9 @@ def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]
     if engine is None or not game.types or game.shoe is None or not hasattr(engine, "adjudicate"):
         return {}
     if engine not in _FOUND:
-        _FOUND[engine] = cached("example-hands", engine.SOURCE_DIGEST, lambda: _search(game, engine))
+        digest = getattr(engine, "SOURCE_DIGEST", None)  # set by engine_loader; other modules are not cached
+        _FOUND[engine] = (cached("example-hands", digest, lambda: _search(game, engine)) if digest
+                          else _search(game, engine))
     return _FOUND[engine]
 
 
