@@ -44,8 +44,16 @@ OUTCOME_RULES = {
     'banker': 'outcome banker when total(banker) > total(player) [000 §3]',
     'tie': 'outcome tie when total(player) = total(banker) [000 §3]',
 }
-ROOMS = {}
-SHOE_PROCEDURE = {'cut_low': None, 'cut_high': None, 'burn_reveal': 0, 'burn_values': {}, 'last_round': None}
+ROOMS = {'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'banker_pair': (4, 250), 'player_pair': (4, 250)}, 'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'banker_pair': (40, 1000), 'player_pair': (40, 1000)}, 'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'banker_pair': (200, 2500), 'player_pair': (200, 2500)}, 'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'banker_pair': (500, 3500), 'player_pair': (500, 3500)}}
+SHOE_PROCEDURE = {'cut_low': 14, 'cut_high': 16, 'burn_reveal': 1, 'burn_values': {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': 10, 'Q': 10, 'K': 10}, 'last_round': 'one-more-after'}
+# squeeze banker player by larger stake ties to banker order player banker [000 §4-6]
+SQUEEZE_BETS = ('banker', 'player')
+SQUEEZE_TIES_TO = 'banker'
+SQUEEZE_ORDER = ('player', 'banker')
+# valid bets none for pushed stakes [000 §18, §20]
+VALID_PUSHED_NONE = True
+# void returns stakes [003]
+VOID_RETURNS_STAKES = True
 
 
 class EngineError(ValueError):
@@ -73,11 +81,11 @@ RANK_OF.update({j: j for j in JOKERS})
 
 def parse_card(text):
     """The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`."""
+    if not isinstance(text, str):
+        raise InvalidCards(f"a card is written as text like \"AS\", not {type(text).__name__}")
     code = CARD_CODES.get(text)
     if code is not None:
         return code
-    if not isinstance(text, str):
-        raise InvalidCards(f"a card is written as text like \"AS\", not {type(text).__name__}")
     t = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         t = t.replace(symbol, letter)
@@ -119,6 +127,9 @@ def exact_div(a, b):
     return Fraction(a) / b
 
 
+MAX_EXPONENT = 30  # a stake beyond 10**30 (or below 10**-30) is not money, and exact arithmetic on it would not end
+
+
 def parse_money(value, what):
     """An exact, non-negative amount from JSON (int, Decimal or numeric string)."""
     if isinstance(value, bool) or value is None:
@@ -127,8 +138,13 @@ def parse_money(value, what):
         amount = value
     elif isinstance(value, (Decimal, float, str)):
         try:
-            amount = Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
+            number = value
+            if not isinstance(number, Decimal) and "e" in str(number).lower():
+                number = Decimal(str(number).strip())
+            if isinstance(number, Decimal) and (not number.is_finite() or abs(number.adjusted()) > MAX_EXPONENT):
+                raise ValueError(number)
+            amount = Fraction(number) if isinstance(number, Decimal) else Fraction(str(number).strip())
+        except (ValueError, ZeroDivisionError, ArithmeticError):
             raise InvalidBet(f"{what} must be a number, not {json_text(value)}") from None
         if amount.denominator == 1:
             amount = amount.numerator
@@ -211,7 +227,13 @@ def card_value(card):
 
 def same_rank(cards):
     """Whether all the cards are of one rank (a pair, for two cards)."""
-    return len(cards) > 1 and all(RANK_OF[c] == RANK_OF[cards[0]] for c in cards)
+    if len(cards) < 2:
+        return False
+    rank = RANK_OF[cards[0]]
+    for c in cards:
+        if RANK_OF[c] != rank:
+            return False
+    return True
 
 
 def grid_table(columns, rows):
@@ -352,38 +374,687 @@ def check_limits(room, bets):
                              f"{room}: {num_json(low)} to {num_json(high)}")
 
 
+def round_max_cards():
+    """The most cards one round can use: the deal and one card per drawing hand."""
+    return len(DEAL_ORDER) + len(DRAWERS)
+
+
+def deal_at(cards, start):
+    """The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's `play`."""
+    r = Round()
+    pos = start
+    for hand in DEAL_ORDER:
+        getattr(r, hand).append(cards[pos])
+        pos += 1
+    if not stand_all(r):
+        for hand, decide in DRAWERS:
+            if decide(r)[2]:
+                getattr(r, hand).append(cards[pos])
+                pos += 1
+    r.outcome = outcome_of(r)
+    r.cards_used = pos - start
+    return r
+
+
 class Shoe:
-    """A shuffled shoe of the spec's decks; the same seed gives the same cards."""
+    """A shuffled shoe of the spec's decks, dealt by the spec's procedure.
+
+    `cut` is the index of the card the cut card lies in front of; `burned` the
+    revealed card(s) and the cards burned after them; `finished` turns true when
+    the last-round rule ends the shoe (or too few cards remain for a round).
+    """
 
     def __init__(self, seed=None, decks=None):
+        self.seed = seed
         self.decks = decks or DECKS
         self.cards = [code for code in CARD_CODES for _ in range(self.decks)]
-        random.Random(seed).shuffle(self.cards)
+        rng = random.Random(seed)
+        rng.shuffle(self.cards)
+        n = len(self.cards)
+        p = SHOE_PROCEDURE
+        self.cut = n - rng.randint(p["cut_low"], p["cut_high"]) if p["cut_low"] is not None else n
         self.position = 0
+        self.burned = []
+        self.rounds_dealt = 0
+        self.cut_out = None  # "during" or "between" once the cut card has come out
+        self.last = False  # the next round is the shoe's last
+        self.finished = False
+        if p["burn_reveal"]:
+            self.burn(p["burn_reveal"], p["burn_values"])
+
+    def burn(self, reveal, values):
+        """Reveal `reveal` cards and burn as many more as their burn values say."""
+        shown = self.cards[:reveal]
+        count = reveal + sum(values.get(RANK_OF[c], 0) for c in shown)
+        self.burned = self.cards[:count]
+        self.position = count
 
     def remaining(self):
         return len(self.cards) - self.position
 
+    def next_round(self):
+        """Deal the next round and apply the last-round rule; return (round, first card index)."""
+        if self.finished:
+            raise InvalidTable("the shoe has ended; start a new shoe")
+        start = self.position
+        r = deal_at(self.cards, start)
+        self.position = start + r.cards_used
+        self.rounds_dealt += 1
+        self.after_round(start)
+        return r, start
+
+    def after_round(self, start):
+        """The last-round rule: the cut card out during a round, or between rounds."""
+        if self.last:
+            self.finished = True
+        elif self.cut_out is None and self.position >= self.cut:
+            self.cut_out = "during" if start < self.cut < self.position else "between"
+            if SHOE_PROCEDURE["last_round"] == "at-cut":
+                self.finished = True
+            else:
+                self.last = True
+        if self.remaining() < round_max_cards():
+            self.finished = True
+
     def deal_round(self, bets=None):
-        """Play one round from the top of the shoe; return (round, returns)."""
-        r = play(self.cards[self.position:self.position + len(DEAL_ORDER) + len(DRAWERS)])
-        self.position += r.cards_used
+        """Play one round from the shoe; return (round, returns of `bets`)."""
+        r, _ = self.next_round()
         return r, (settle(r, bets) if bets else {})
+
+
+SCHEDULE_ORDER = tuple(SQUEEZE_ORDER) + tuple(h for h in HANDS if h not in SQUEEZE_ORDER)
+FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
+
+
+def table_bets(bets, room=None):
+    """Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet: stake}`)."""
+    if not isinstance(bets, dict):
+        raise InvalidBet("bets are an object of bettor to {bet: stake}")
+    if bets and not any(isinstance(v, dict) for v in bets.values()):
+        bets = {"bettor": bets}
+    out = {}
+    for bettor, stakes in bets.items():
+        if not isinstance(stakes, dict):
+            raise InvalidBet(f"the bets of {json_text(bettor)} are an object of bet name to stake")
+        if room is not None:
+            check_limits(room, stakes)
+        exact = {}
+        for name, stake in stakes.items():
+            if name not in BETS:
+                raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(BETS)}")
+            amount = parse_money(stake, f"the stake of {bettor} on {name}")
+            if amount:
+                exact[name] = amount
+        out[str(bettor)] = exact
+    return out
+
+
+def squeeze_sides(bets):
+    """The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says."""
+    sides = {}
+    for bettor, stakes in bets.items():
+        placed = [(stakes[b], b) for b in SQUEEZE_BETS if b in stakes]
+        if not placed:
+            continue
+        top = max(s for s, _ in placed)
+        best = [b for s, b in placed if s == top]
+        sides[bettor] = SQUEEZE_TIES_TO if SQUEEZE_TIES_TO in best else best[0]
+    return sides
+
+
+def squeeze_plan(bets):
+    """{hand: (bettors…)} for every hand, in the squeeze order."""
+    sides = squeeze_sides(bets)
+    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in SCHEDULE_ORDER}
+
+
+def squeeze_schedule(r, plan):
+    """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
+    steps = []
+    for hand in SCHEDULE_ORDER:
+        steps.append(("deal", hand, tuple(getattr(r, hand)[:FIRST_CARDS[hand]]), plan[hand]))
+    for hand in SCHEDULE_ORDER:
+        cards = getattr(r, hand)
+        if len(cards) > FIRST_CARDS[hand]:
+            steps.append(("draw", hand, tuple(cards[FIRST_CARDS[hand]:]), plan[hand]))
+    return tuple(steps)
+
+
+def pushed_bets(r):
+    """The bets whose stakes come back by their push rule this round (when pushes count no valid bet)."""
+    if not VALID_PUSHED_NONE:
+        return frozenset()
+    return {name for name, test in PUSHED.items() if test(r)}
+
+
+def valid_amount(r, stakes, pushed):
+    """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
+    if not stakes or no_valid_bets(r, stakes):
+        return 0
+    total = 0
+    for name, stake in stakes.items():
+        if name not in pushed:
+            total += stake
+    return total
+
+
+class TableRound:
+    """One round at a table: number, cards, the round, returns, valid bets, squeeze schedule."""
+
+    __slots__ = ("number", "cards", "round", "bets", "returns", "valid", "squeeze", "void", "room", "shoe_note")
+
+    def __init__(self, number, cards, r, bets, plan, room=None):
+        self.number = number
+        self.cards = cards
+        self.round = r
+        self.bets = bets
+        self.returns = {bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()}
+        pushed = pushed_bets(r)
+        self.valid = {bettor: valid_amount(r, stakes, pushed) for bettor, stakes in bets.items()}
+        self.squeeze = squeeze_schedule(r, plan)
+        self.void = None
+        self.room = room
+        self.shoe_note = None
+
+    def record(self):
+        """The round as a JSON record (the log line of `play --jsonl --log` and `simulate --log`)."""
+        out = {"round": self.number, "cards": list(self.cards)}
+        if self.room is not None:
+            out["room"] = self.room
+        out["bets"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.bets.items()}
+        out.update(record(self.round))
+        if self.void is not None:
+            out["void"] = self.void
+            out["outcome"] = None
+        out["returns"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.returns.items()}
+        out["valid"] = {b: num_json(v) for b, v in self.valid.items()}
+        out["squeeze"] = [{"phase": p, "hand": h, "cards": list(c), "bettors": list(who)}
+                          for p, h, c, who in self.squeeze]
+        if self.shoe_note:
+            out.update(self.shoe_note)
+        return out
+
+
+def void_round(tr, reason):
+    """Void a round (a misdeal): every stake comes back and no valid bet counts."""
+    if not VOID_RETURNS_STAKES:
+        raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
+    tr.void = str(reason) if reason else "void"
+    tr.returns = {bettor: dict(stakes) for bettor, stakes in tr.bets.items()}
+    tr.valid = {bettor: 0 for bettor in tr.bets}
+    return tr
+
+
+class Table:
+    """A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all."""
+
+    def __init__(self, seed=None, room=None, decks=None):
+        if room is not None and room not in ROOMS:
+            raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(ROOMS) or 'none'}")
+        self.shoe = Shoe(seed, decks)
+        self.room = room
+        self.number = 0
+
+    @property
+    def finished(self):
+        return self.shoe.finished
+
+    def deal(self, bets, plan=None):
+        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`."""
+        if plan is None:
+            bets = table_bets(bets, self.room)
+            plan = squeeze_plan(bets)
+        shoe = self.shoe
+        cut_before = shoe.cut_out
+        r, start = shoe.next_round()
+        self.number += 1
+        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room)
+        if shoe.cut_out != cut_before or shoe.finished:
+            note = {}
+            if shoe.cut_out != cut_before:
+                note["cut_card"] = shoe.cut_out
+            if shoe.finished:
+                note["last"] = True
+            tr.shoe_note = note
+        return tr
+
+    def rounds(self, bets):
+        """Every round until the shoe ends, each with the same bets (checked once)."""
+        bets = table_bets(bets, self.room)
+        plan = squeeze_plan(bets)
+        while not self.shoe.finished:
+            yield self.deal(bets, plan)
+
+
+def deal_shoe(seed, bets, room=None):
+    """All the rounds of one shoe dealt from `seed`, with the same bets every round."""
+    return list(Table(seed, room).rounds(bets))
+
+
+def table_round(request):
+    """Adjudicate one logged round again: {"round", "cards", "bets", ["room"], ["void"]} -> TableRound."""
+    if not isinstance(request, dict):
+        raise EngineError("a round record is a JSON object")
+    codes = parse_cards(request.get("cards") or [])
+    check_copies(codes)
+    if len(codes) < round_max_cards():
+        codes = codes + [None] * (round_max_cards() - len(codes))
+    try:
+        r = deal_at(codes, 0)
+    except (TypeError, KeyError):
+        raise InvalidCards("not enough cards for the round") from None
+    room = request.get("room")
+    bets = table_bets(request.get("bets") or {}, room)
+    tr = TableRound(request.get("round"), [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
+    if request.get("void"):
+        void_round(tr, request["void"])
+    return tr
+
+
+FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
+
+
+def card_classes(by_rank, decks):
+    """[(representative code, value, copies in the shoe, rank index)] by rank or by value."""
+    ranks = [(r, decks * len(SUITS), r + SUITS[0]) for r in RANKS] + [(j, decks, j) for j in JOKERS]
+    ranks = [x for x in ranks if x[0] in VALUE]
+    if by_rank:
+        return [(code, VALUE[r], n, i) for i, (r, n, code) in enumerate(ranks)]
+    merged = {}
+    for r, n, code in ranks:
+        v = VALUE[r]
+        if v in merged:
+            merged[v][2] += n
+        else:
+            merged[v] = [code, v, n, -1]
+    return [tuple(x) for x in merged.values()]
+
+
+def falling(n, k):
+    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def add_value(t, v):
+    t += v
+    return t % MODULUS if MODULUS else t
+
+
+def hand_round(codes_by_hand):
+    """A Round holding the given cards (for the engine's rule functions)."""
+    r = Round()
+    for hand, codes in zip(HANDS, codes_by_hand):
+        setattr(r, hand, list(codes))
+    return r
+
+
+class Enumerator:
+    """One exact enumeration of a shoe of `decks` decks (see `analyse`)."""
+
+    def __init__(self, decks):
+        import operator
+
+        plan = ANALYSIS
+        self.deal_classes = card_classes(plan["deal_by_rank"], decks)
+        self.draw_classes = card_classes(plan["draw_by_rank"], decks)
+        by_code = {c[0]: i for i, c in enumerate(self.draw_classes)}
+        by_value = {c[1]: i for i, c in enumerate(self.draw_classes)}
+        self.to_draw_class = [by_code.get(c[0], by_value[c[1]]) for c in self.deal_classes]
+        self.cards = sum(c[2] for c in self.deal_classes)
+        self.slots = len(DEAL_ORDER) + len(DRAWERS)
+        self.denominator = falling(self.cards, self.slots)
+        self.fill = [falling(self.cards - k, self.slots - k) for k in range(self.slots + 1)]
+        self.base = len(DEAL_ORDER) + 1  # removed draw classes are counted in this base
+        self.draw_keys = [tuple(FACT_INDEX[f] for f in plan["draw"][h] if f in FACT_INDEX) for h in HANDS]
+        self.draw_deal = [tuple(4 + (f == "pair2") for f in plan["draw"][h] if f not in FACT_INDEX) for h in HANDS]
+        self.final_dyn = [tuple(FACT_INDEX[f] for f in plan["final"][h] if f in FACT_INDEX) for h in HANDS]
+        self.final_deal = [tuple(4 + (f == "pair2") for f in plan["final"][h] if f not in FACT_INDEX) for h in HANDS]
+        self.pair_final = any(3 in keys for keys in self.final_dyn)
+        self.track_pair = plan["draw_by_rank"]
+        self.final_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.final_dyn]
+        self.draw_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.draw_keys]
+        self.deal_events = [(name, test) for name, test in EVENTS if name in plan["deal_events"]]
+        self.deal_memo = {}
+        self.draw_memo = {}
+        self.decisions = {}
+        self.width = self.denominator.bit_length() + 1
+        self.unit = [1 << (self.width * c) for c in range(len(self.draw_classes))]
+
+    # ---- the deal ---------------------------------------------------------------------
+    def hand_groups(self, n):
+        """One hand's dealt sequences of n classes, grouped by (facts, classes): [orderings, a sequence]."""
+        groups = {}
+        for seq in itertools.product(range(len(self.deal_classes)), repeat=n):
+            key = (self.facts(seq), tuple(sorted(seq)))
+            g = groups.get(key)
+            if g is None:
+                groups[key] = [1, seq]
+            else:
+                g[0] += 1
+        return [(facts, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes))
+                for (facts, classes), (mult, seq) in groups.items()]
+
+    def facts(self, seq):
+        """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
+        classes = self.deal_classes
+        total = 0
+        for i in seq:
+            total = add_value(total, classes[i][1])
+        first2 = add_value(add_value(0, classes[seq[0]][1]), classes[seq[1]][1])
+        third = classes[seq[2]][1] if len(seq) > 2 else None
+        rank = classes[seq[0]][3]
+        pair2 = seq[0] == seq[1] and rank >= 0
+        run = rank if self.track_pair and rank >= 0 and all(classes[i][3] == rank for i in seq) else -1
+        return (len(seq), total, third, run, first2, pair2)
+
+    def deals(self):
+        """{(hand facts, removed draw classes): [weight, dealt sequences]} over every ordered deal.
+
+        An ordered deal's count is the product over classes of n (n-1) … for the cards of
+        that class it uses, whatever the order: so hands are enumerated one after another.
+        """
+        per_hand = [self.hand_groups(DEAL_ORDER.count(h)) for h in HANDS]
+        counts = [c[2] for c in self.deal_classes]
+        groups = {}
+        facts = [None] * len(HANDS)
+        seqs = [None] * len(HANDS)
+        last = len(HANDS) - 1
+
+        def walk(h, weight, removed):
+            for f, classes, mult, seq, code in per_hand[h]:
+                w = weight * mult
+                for c in classes:
+                    w *= counts[c]
+                    counts[c] -= 1
+                if w:
+                    facts[h] = f
+                    seqs[h] = seq
+                    if h == last:
+                        key = (tuple(facts), removed + code)
+                        g = groups.get(key)
+                        if g is None:
+                            groups[key] = [w, tuple(seqs)]
+                        else:
+                            g[0] += w
+                    else:
+                        walk(h + 1, w, removed + code)
+                for c in classes:
+                    counts[c] += 1
+
+        walk(0, 1, 0)
+        return groups
+
+    def codes(self, seqs):
+        return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
+
+    def at_deal(self, facts, seqs):
+        """(stand, values of the events that read only the dealt cards), memoised."""
+        got = self.deal_memo.get(facts)
+        if got is None:
+            r = hand_round(self.codes(seqs))
+            got = (bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events))
+            self.deal_memo[facts] = got
+        return got
+
+    # ---- the draws ----------------------------------------------------------------------
+    # The last drawer's card ends the round, so its leaves are not walked one by one: the
+    # counts of the draw classes left in the shoe are packed into one integer, a field of
+    # `width` bits per class (no field can overflow: every weight is at most the
+    # denominator), and a whole last draw is one multiplication. `expand` unpacks.
+
+    def draw_key(self, stand, facts, removed):
+        """What the draw phase depends on: the dealt facts the draws read, and (unless nobody
+        draws) the cards removed, by draw class."""
+        deal_part = tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.draw_deal))
+        return (stand, tuple(f[:4] for f in facts), deal_part, None if stand else removed)
+
+    def component(self, h, s):
+        """Hand h's part of a round's signature: the dynamic facts its results read."""
+        if self.pair_final:
+            s = list(s[:3]) + [s[3] >= 0 and s[0] > 1]
+        return self.final_get[h](s)
+
+    def draws(self, stand, facts, removed, dealt_codes):
+        """{entry: [weight or packed weights, drawn codes]} for one dealt state, memoised.
+
+        An entry is ("s", signature) for a round that ends without a last draw, or
+        ("d", signature without hand h, h, state of h) for one that ends with hand h
+        drawing: its value holds one weight per draw class, packed.
+        """
+        key = self.draw_key(stand, facts, removed)
+        got = self.draw_memo.get(key)
+        if got is not None:
+            return got
+        deal_part = key[2]
+        states = [list(f[:4]) for f in facts]
+        out = self.draw_memo[key] = {}
+        fill = self.fill
+        dealt = len(DEAL_ORDER)
+        if stand:
+            out[("s", tuple(self.component(h, st) for h, st in enumerate(states)))] = [fill[dealt], ()]
+            return out
+        counts = [c[2] for c in self.draw_classes]
+        for i in range(len(counts)):
+            removed, k = divmod(removed, self.base)
+            counts[i] -= k
+        unit = self.unit
+        packed = [sum(n * u for n, u in zip(counts, unit))]
+        hands = [list(c) for c in dealt_codes]
+        drawn = [[] for _ in HANDS]
+        classes = self.draw_classes
+        last = len(DRAWERS) - 1
+        drawer_hand = [HANDS.index(hand) for hand, _d in DRAWERS]
+        component = self.component
+        if not self.pair_final:
+            getters = self.final_get
+
+            def component(h, st):
+                return getters[h](st)
+
+        def walk(step, weight, used):
+            if step > last:
+                k = ("s", tuple([component(h, st) for h, st in enumerate(states)]))
+                g = out.get(k)
+                if g is None:
+                    out[k] = [weight * fill[used], tuple(tuple(d) for d in drawn)]
+                else:
+                    g[0] += weight * fill[used]
+                return
+            h = drawer_hand[step]
+            dkey = (step, tuple([get(st) for get, st in zip(self.draw_get, states)]), deal_part)
+            draws = self.decisions.get(dkey)
+            if draws is None:
+                draws = self.decisions[dkey] = bool(DRAWERS[step][1](hand_round(hands))[2])
+            if not draws:
+                walk(step + 1, weight, used)
+                return
+            s = states[h]
+            if step == last:
+                kl = [component(i, st) for i, st in enumerate(states)]
+                kl[h] = None
+                k = ("d", tuple(kl), h, tuple(s))
+                value = weight * fill[used + 1] * packed[0]
+                g = out.get(k)
+                if g is None:
+                    out[k] = [value, tuple(tuple(d) for d in drawn)]
+                else:
+                    g[0] += value
+                return
+            c0, t0, third0, run0 = s
+            s[0] = c0 + 1
+            for c, (code, value, _n, rank) in enumerate(classes):
+                n = counts[c]
+                if not n:
+                    continue
+                counts[c] = n - 1
+                packed[0] -= unit[c]
+                s[1] = add_value(t0, value)
+                s[2] = value if c0 == 2 else third0
+                s[3] = rank if run0 == rank else -1
+                drawn[h].append(code)
+                hands[h].append(code)
+                walk(step + 1, weight * n, used + 1)
+                hands[h].pop()
+                drawn[h].pop()
+                packed[0] += unit[c]
+                counts[c] = n
+            s[:] = [c0, t0, third0, run0]
+
+        walk(0, 1, dealt)
+        return out
+
+    def expand(self, packed_finals):
+        """{signature: [weight, codes by hand]} from the entries of `rounds`, last draws unpacked."""
+        finals = {}
+        mask = (1 << self.width) - 1
+        for (deal_part, entry), (value, codes) in packed_finals.items():
+            if entry[0] == "s":
+                items = [((deal_part, entry[1]), value, codes)]
+            else:
+                _d, kl, h, (c0, t0, third0, run0) = entry
+                items = []
+                kl = list(kl)
+                for c, (code, v, _n, rank) in enumerate(self.draw_classes):
+                    w = (value >> (self.width * c)) & mask
+                    if w:
+                        s = [c0 + 1, add_value(t0, v), v if c0 == 2 else third0, rank if run0 == rank else -1]
+                        kl[h] = self.component(h, s)
+                        hand_codes = list(codes)
+                        hand_codes[h] = hand_codes[h] + (code,)
+                        items.append(((deal_part, tuple(kl)), w, tuple(hand_codes)))
+            for sig, w, cards in items:
+                g = finals.get(sig)
+                if g is None:
+                    finals[sig] = [w, cards]
+                else:
+                    g[0] += w
+        return finals
+
+    # ---- the whole round -------------------------------------------------------------------
+    def rounds(self):
+        """{signature: [weight, codes by hand]}: every round, grouped so no rule tells a group apart."""
+        packed_finals = {}
+        dealt_totals = [{} for _ in HANDS]
+        scale = self.fill[len(DEAL_ORDER)]
+        pending = {}  # deals alike for the results and for the draws: summed before the draws
+        for (facts, removed), (weight, seqs) in self.deals().items():
+            stand, events = self.at_deal(facts, seqs)
+            for h, f in enumerate(facts):
+                dealt_totals[h][f[4]] = dealt_totals[h].get(f[4], 0) + weight * scale
+            deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
+            key = (deal_part, self.draw_key(stand, facts, removed))
+            p = pending.get(key)
+            if p is None:
+                pending[key] = [weight, stand, facts, removed, seqs]
+            else:
+                p[0] += weight
+        for (deal_part, _k), (weight, stand, facts, removed, seqs) in pending.items():
+            dealt_codes = self.codes(seqs)
+            for entry, (w, drawn) in self.draws(stand, facts, removed, dealt_codes).items():
+                sig = (deal_part, entry)
+                g = packed_finals.get(sig)
+                if g is None:
+                    packed_finals[sig] = [weight * w, tuple(tuple(a) + (drawn[i] if drawn else ())
+                                                            for i, a in enumerate(dealt_codes))]
+                else:
+                    g[0] += weight * w
+        return self.expand(packed_finals), dealt_totals
+
+
+def analyse(decks=None):
+    """The exact analysis of one round from a full shoe of `decks` decks (default: the spec's).
+
+    Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
+    "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
+    {"returns": {multiple: p}, "expected_return", "house_edge", "variance", "hit", "push",
+    "scales_linearly"}}}. A bet's return is what a unit stake gets back, stake included.
+    """
+    if not ANALYSIS["supported"]:
+        raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
+    decks = DECKS if decks is None else decks
+    if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
+        raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
+    en = Enumerator(decks)
+    finals, dealt_totals = en.rounds()
+    d = en.denominator
+    outcomes = {name: 0 for name in OUTCOME_RULES}
+    events = {name: 0 for name, _t in EVENTS}
+    totals = [{} for _ in HANDS]
+    returns = {name: {} for name in BETS}
+    linear = {name: True for name in BETS}
+    big = 10 ** 6
+    for weight, codes in finals.values():
+        r = hand_round(codes)
+        r.outcome = outcome_of(r)
+        r.cards_used = sum(len(c) for c in codes)
+        outcomes[r.outcome] += weight
+        for name, test in EVENTS:
+            if test(r):
+                events[name] += weight
+        for h, hand in enumerate(HANDS):
+            t = total(getattr(r, hand))
+            totals[h][t] = totals[h].get(t, 0) + weight
+        for name, bet in BETS.items():
+            ret = bet(r, 1)
+            if linear[name] and Fraction(bet(r, big), big) != ret:
+                linear[name] = False
+            returns[name][ret] = returns[name].get(ret, 0) + weight
+    if sum(outcomes.values()) != d:
+        raise EngineError("the enumeration lost some deals (a bug in the analysis)")
+    out = {
+        "decks": decks,
+        "cards": en.cards,
+        "outcomes": {k: Fraction(v, d) for k, v in outcomes.items()},
+        "events": {k: Fraction(v, d) for k, v in events.items()},
+        "totals": {hand: {t: Fraction(w, d) for t, w in sorted(totals[h].items())} for h, hand in enumerate(HANDS)},
+        "two_card_totals": {hand: {t: Fraction(w, d) for t, w in sorted(dealt_totals[h].items())}
+                            for h, hand in enumerate(HANDS)},
+        "bets": {},
+    }
+    for name, dist in returns.items():
+        probs = {m: Fraction(w, d) for m, w in sorted(dist.items())}
+        mean = sum((m * p for m, p in probs.items()), Fraction(0))
+        second = sum((m * m * p for m, p in probs.items()), Fraction(0))
+        out["bets"][name] = {
+            "returns": probs,
+            "expected_return": mean,
+            "house_edge": 1 - mean,
+            "variance": second - mean * mean,
+            "hit": sum((p for m, p in probs.items() if m > 1), Fraction(0)),
+            "push": probs.get(1, Fraction(0)),
+            "scales_linearly": linear[name],
+        }
+    return out
+
+
+def exact_returns(decks=None):
+    """The exact net return per unit staked of each bet (negative: the house's edge)."""
+    return {name: b["expected_return"] - 1 for name, b in analyse(decks)["bets"].items()}
+
+
+# One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
+REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
+ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = json.loads(line, parse_float=Decimal)
+        request = REQUEST_DECODER.decode(line)
     except ValueError as exc:
         return json.dumps({"error": f"not JSON: {exc}"})
+    except RecursionError:
+        return json.dumps({"error": "the request is nested too deeply"})
     try:
         result = adjudicate(request)
     except EngineError as exc:
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return json.dumps(result, ensure_ascii=False)
+    return ANSWER_ENCODER.encode(result)
 
 
 def run_jsonl(lines, write):
@@ -543,6 +1214,41 @@ def bet_player_pair(r, stake):
 
 
 BETS = {'banker': bet_banker, 'player': bet_player, 'tie': bet_tie, 'banker_pair': bet_banker_pair, 'player_pair': bet_player_pair}
+
+
+# What the exact analysis must tell apart, read from the rules above (see analyse()).
+ANALYSIS = {
+    'supported': True,
+    'reason': '',
+    'draw_by_rank': False,
+    'deal_by_rank': True,
+    'draw': {'player': ('count', 'total', 'third'), 'banker': ('total',)},
+    'final': {'player': ('total', 'pair2'), 'banker': ('total', 'pair2')},
+    'deal_events': ('natural', 'player_pair', 'banker_pair'),
+}
+
+
+def no_valid_bets(r, bets):
+    """Whether a bettor's round counts no valid bet (`bets` holds the bets placed)."""
+    # valid bets none when placed(banker) and placed(player) [000 §22]
+    return (('banker' in bets) and ('player' in bets))
+
+
+def pushed_banker(r):
+    """Whether a stake on banker comes back by its push rule."""
+    if (r.outcome == 'banker'):
+        return False
+    return (r.outcome == 'tie')
+
+
+def pushed_player(r):
+    """Whether a stake on player comes back by its push rule."""
+    if (r.outcome == 'player'):
+        return False
+    return (r.outcome == 'tie')
+
+
+PUSHED = {'banker': pushed_banker, 'player': pushed_player}
 
 
 if __name__ == "__main__":

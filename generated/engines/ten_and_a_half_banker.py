@@ -77,11 +77,11 @@ RANK_OF.update({j: j for j in JOKERS})
 
 def parse_card(text):
     """The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`."""
+    if not isinstance(text, str):
+        raise InvalidCards(f"a card is written as text like \"AS\", not {type(text).__name__}")
     code = CARD_CODES.get(text)
     if code is not None:
         return code
-    if not isinstance(text, str):
-        raise InvalidCards(f"a card is written as text like \"AS\", not {type(text).__name__}")
     t = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
         t = t.replace(symbol, letter)
@@ -123,6 +123,9 @@ def exact_div(a, b):
     return Fraction(a) / b
 
 
+MAX_EXPONENT = 30  # a stake beyond 10**30 (or below 10**-30) is not money, and exact arithmetic on it would not end
+
+
 def parse_money(value, what):
     """An exact, non-negative amount from JSON (int, Decimal or numeric string)."""
     if isinstance(value, bool) or value is None:
@@ -131,8 +134,13 @@ def parse_money(value, what):
         amount = value
     elif isinstance(value, (Decimal, float, str)):
         try:
-            amount = Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
+            number = value
+            if not isinstance(number, Decimal) and "e" in str(number).lower():
+                number = Decimal(str(number).strip())
+            if isinstance(number, Decimal) and (not number.is_finite() or abs(number.adjusted()) > MAX_EXPONENT):
+                raise ValueError(number)
+            amount = Fraction(number) if isinstance(number, Decimal) else Fraction(str(number).strip())
+        except (ValueError, ZeroDivisionError, ArithmeticError):
             raise InvalidBet(f"{what} must be a number, not {json_text(value)}") from None
         if amount.denominator == 1:
             amount = amount.numerator
@@ -415,19 +423,26 @@ def adjudicate(request):
     return settle_table(request)
 
 
+# One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
+REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
+ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = json.loads(line, parse_float=Decimal)
+        request = REQUEST_DECODER.decode(line)
     except ValueError as exc:
         return json.dumps({"error": f"not JSON: {exc}"})
+    except RecursionError:
+        return json.dumps({"error": "the request is nested too deeply"})
     try:
         result = adjudicate(request)
     except EngineError as exc:
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return json.dumps(result, ensure_ascii=False)
+    return ANSWER_ENCODER.encode(result)
 
 
 def run_jsonl(lines, write):
