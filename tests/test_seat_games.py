@@ -38,6 +38,17 @@ def value_classes(engine) -> list[list[str]]:
     return list(groups.values())
 
 
+def substitutions(engine, cards):
+    """Every fixed choice for a hand's wild cards: (choice, facts of the substituted hand)."""
+    ranks = [engine.RANK_OF[c] for c in cards]
+    wild_at = [i for i, r in enumerate(ranks) if r in engine.WILD_RANKS]
+    for choice in itertools.product(engine.WILD_CHOICES, repeat=len(wild_at)):
+        subbed = list(ranks)
+        for i, r in zip(wild_at, choice):
+            subbed[i] = r
+        yield choice, engine.HandFacts(subbed, bool(wild_at))
+
+
 @pytest.mark.parametrize("name", SPECS)
 def test_every_hand_of_the_deck_gets_exactly_one_type(name):
     engine = ENGINES[name]
@@ -49,13 +60,7 @@ def test_every_hand_of_the_deck_gets_exactly_one_type(name):
             if any(counts[i] > len(classes[i]) for i in counts):
                 continue
             cards = [c for i in sorted(counts) for c in classes[i][:counts[i]]]
-            ranks = [engine.RANK_OF[c] for c in cards]
-            wild_at = [i for i, r in enumerate(ranks) if r in engine.WILD_RANKS]
-            for choice in itertools.product(engine.WILD_CHOICES, repeat=len(wild_at)):
-                subbed = list(ranks)
-                for i, r in zip(wild_at, choice):
-                    subbed[i] = r
-                facts = engine.HandFacts(subbed, bool(wild_at))
+            for choice, facts in substitutions(engine, cards):
                 matching = [t for t, test in engine.TYPE_TESTS if test(facts)]
                 assert len(matching) == 1, (cards, choice, matching)
             value = engine.evaluate(cards)
@@ -125,13 +130,7 @@ def test_wild_substitution_is_never_worse_than_any_fixed_choice(plain_cards, jok
     cards = (plain_cards + jokers)[:5]
     chosen = engine.evaluate(cards)
     best = (-engine.TYPE_INDEX[chosen.type], chosen.points)
-    ranks = [engine.RANK_OF[c] for c in cards]
-    wild_at = [i for i, r in enumerate(ranks) if r in engine.WILD_RANKS]
-    for choice in itertools.product(engine.WILD_CHOICES, repeat=len(wild_at)):
-        subbed = list(ranks)
-        for i, r in zip(wild_at, choice):
-            subbed[i] = r
-        facts = engine.HandFacts(subbed, True)
+    for _choice, facts in substitutions(engine, cards):
         kind = engine.classify(facts)
         assert (-engine.TYPE_INDEX[kind], facts.total) <= best
 
