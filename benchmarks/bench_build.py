@@ -1,8 +1,10 @@
-"""Benchmark: `croupier build` of every spec in spec/, in-process and as a whole process.
+"""Benchmark: `croupier build` of every spec in spec/, as a whole process and in-process.
 
-Both build into a temporary folder (generated/ is never touched). In-process
-times exclude interpreter start-up and imports after the first run; the process
-time is what a user waits for. Target: under 1 s.
+Every build writes into a temporary folder (generated/ is never touched) and
+uses a fresh, private disk cache (CROUPIER_CACHE): the first process build is
+cold (exhaustive checks, exact analyses and example searches all computed), the
+later ones are warm (their results read back, keyed by engine source and
+compiler code). The process time is what a user waits for. Target: under 1 s.
 
     python3 benchmarks/bench_build.py [--repeat 3]
 """
@@ -10,6 +12,7 @@ time is what a user waits for. Target: under 1 s.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -18,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+CACHE = tempfile.mkdtemp(prefix="croupier-bench-cache-")
+os.environ["CROUPIER_CACHE"] = CACHE
 
 from compiler import pipeline  # noqa: E402 - after the path is set
 
@@ -46,13 +51,13 @@ def main() -> int:
     args = ap.parse_args()
     specs = pipeline.default_specs()
     with tempfile.TemporaryDirectory() as tmp:
-        first = in_process(Path(tmp) / "first")
-        warm = min(in_process(Path(tmp) / f"warm{i}") for i in range(args.repeat))
+        cold = as_process(Path(tmp) / "cold")
         proc = min(as_process(Path(tmp) / f"proc{i}") for i in range(args.repeat))
-    print(f"specs:                     {len(specs)} ({', '.join(p.stem for p in specs)})")
-    print(f"in-process, first build:   {first:.3f} s")
-    print(f"in-process, best of {args.repeat}:     {warm:.3f} s")
-    print(f"`croupier build`, best of {args.repeat}: {proc:.3f} s  (target < 1 s)")
+        warm = min(in_process(Path(tmp) / f"warm{i}") for i in range(args.repeat))
+    print(f"specs:                                 {len(specs)} ({', '.join(p.stem for p in specs)})")
+    print(f"`croupier build`, cold cache:          {cold:.3f} s  (checks, analyses and searches computed)")
+    print(f"`croupier build`, warm, best of {args.repeat}:     {proc:.3f} s  (target < 1 s)")
+    print(f"in-process, warm, best of {args.repeat}:           {warm:.3f} s")
     return 0
 
 
