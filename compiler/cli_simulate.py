@@ -8,8 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-from . import simulate as sim
-
 
 def register(subparsers) -> None:
     """Add the `simulate` sub-command."""
@@ -54,6 +52,8 @@ def cmd_simulate(args) -> int:
     if args.shoes < 1 or args.workers < 1:
         print("croupier: --shoes and --workers must be at least 1", file=sys.stderr)
         return 2
+    from . import simulate as sim
+
     game, source, engine = game_engine(args.spec)
     if not game.is_dealt_round:
         print("croupier: simulate plays shoes of dealt-round games", file=sys.stderr)

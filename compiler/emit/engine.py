@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from ..engine_loader import compile_engine
 from ..game_scopes import round_scope, settle_scope, table_scope, type_scope
 from ..model import Game
 from ..printer import expr_text
@@ -68,7 +69,7 @@ class EngineEmitter:
         parts.append("# ---- the rules of the spec " + "-" * 50 + "\n\n" + self.funcs.text())
         parts.append('if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n')
         source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
-        compile(source, f"<engine {g.name}>", "exec")
+        compile_engine(source, g.name)  # a SyntaxError here is a compiler bug, never spec text
         return source
 
     def header(self) -> str:
