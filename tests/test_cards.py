@@ -13,7 +13,7 @@ from pathlib import Path
 
 import html5lib
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 from compiler import i18n, pipeline
@@ -251,9 +251,13 @@ def test_catalogs_translate_every_template_message():
         for msg in extract_from_dir(str(ROOT / "compiler" / "templates"), [("**.j2", "jinja2")],
                                     options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})
     }
+    extracted |= {  # the mathematics section's prose (compiler/locale/babel.cfg names the file)
+        msg[1] if isinstance(msg[1], str) else msg[1][0]
+        for msg in extract_from_file("python", str(ROOT / "compiler" / "analysis" / "card_math.py"))
+    }
     assert len(extracted) > 50
     with (ROOT / "compiler" / "locale" / "messages.pot").open("rb") as fp:
-        pot = {m.id for m in read_po(fp) if m.id}
+        pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
     assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/locale/README.md)"
     for lang in i18n.CARD_LANGS:
         assert i18n.missing_messages(lang, extracted) == [], lang
@@ -274,8 +278,8 @@ def test_translations_check_warns_about_a_missing_card_language(tmp_path):
 
 def test_mathematics_section_is_rendered_when_the_analysis_provides_it(monkeypatch):
     fake = types.ModuleType("compiler.analysis.card_math")
-    fake.math_view = lambda game: {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]}
-    fake.edge_chart_svg = lambda view: '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'
+    fake.math_view = lambda game, lang: {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]}
+    fake.edge_chart_svg = lambda view, lang: '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'
     monkeypatch.setitem(sys.modules, "compiler.analysis.card_math", fake)
     results, engines = build_cards()
     from compiler.emit.card import render_view
@@ -283,7 +287,7 @@ def test_mathematics_section_is_rendered_when_the_analysis_provides_it(monkeypat
     html = render_view(card_view(results[0].game, "en", [], engines[results[0].game.name]), "html")
     parse_strict(html)
     assert 'class="edge-chart"' in html and "&lt;i&gt;x&lt;/i&gt;" in html and 'id="mathematics"' in html
-    fake.math_view = lambda game: 1 / 0
+    fake.math_view = lambda game, lang: 1 / 0
     html = render_view(card_view(results[0].game, "en", []), "html")
     assert 'id="mathematics"' not in html
 

@@ -1,10 +1,12 @@
 """The "Mathematics" section of a rule card: the exact analysis as display strings, and a chart.
 
-`math_view(game)` runs the engine's exact enumerator for the spec's own shoe and
-for 1, 2, 4, 6 and 8 decks, and returns plain data for the card templates:
-outcome probabilities, each bet's house edge and figures, the deck-count table,
-and for a variant the change of each bet's house edge from its base's.
-`edge_chart_svg(view)` draws the deck-count table as an inline SVG.
+`math_view(game, lang)` runs the engine's exact enumerator for the spec's own
+shoe and for 1, 2, 4, 6 and 8 decks, and returns plain data for the card
+templates, in the card's language (fixed prose from the gettext catalogs, names
+from the spec's labels): outcome probabilities, each bet's house edge and
+figures, the deck-count table, and for a variant the change of each bet's house
+edge from its base's. `edge_chart_svg(view, lang)` draws the deck-count table as
+an inline SVG.
 Analyses are cached per (engine source, decks) for the life of the process, so
 a build analyses a base once for all its variants.
 """
@@ -15,13 +17,20 @@ import hashlib
 from fractions import Fraction
 from html import escape
 
+from .. import i18n
 from ..cache import cached
 from ..engine_loader import load_engine
 from ..model import Game
 from .report import DECK_TABLE, dec, pct, sqrt_dec
 
 _ENGINES: dict[str, object] = {}
-EDGE_TABLE = "House edge by deck count"
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages translated later
+    return message
+
+
+EDGE_TABLE = N_("House edge by deck count")
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
@@ -44,58 +53,61 @@ def analysis_of(game: Game, decks: int | None = None) -> dict:
     return cached("analysis", f"{decks}\0{digest}", lambda: engine.analyse(decks))
 
 
-def deck_label(n: int) -> str:
-    return f"{n} deck" + ("" if n == 1 else "s")
+def deck_label(n: int, lang: str = "en") -> str:
+    return i18n.translations(lang).ngettext("%(n)s deck", "%(n)s decks", n) % {"n": n}
 
 
-def math_view(game: Game) -> dict | None:
+def math_view(game: Game, lang: str = "en") -> dict | None:
     """The card's mathematics for a dealt-round game; None for a game the analysis does not cover."""
     if game.is_seat_game and game.policy_threshold is not None:
-        return seat_view(game)
+        return seat_view(game, lang)
     if not game.is_dealt_round:
         return None
+    _ = i18n.translations(lang).gettext
     a = analysis_of(game)
-    labels = {name: b.label("en") for name, b in game.bets.items()}
+    labels = {name: b.label(lang) for name, b in game.bets.items()}
+    bet, edge = _("bet"), _("house edge")
     view: dict = {
-        "Shoe": f"{deck_label(a['decks'])}, {a['cards']} cards: every deal enumerated exactly, with card removal",
-        "Outcomes": [{"outcome": game.outcomes[k].label("en") if k in game.outcomes else k,
-                      "probability": pct(p), "exact": f"{p.numerator}/{p.denominator}"}
-                     for k, p in a["outcomes"].items()],
-        "Bets": [{
-            "bet": labels.get(name, name),
-            "house edge": pct(b["house_edge"]),
-            "expected return": dec(b["expected_return"])[:12],
-            "standard deviation": sqrt_dec(b["variance"])[:8],
-            "hit frequency": pct(b["hit"], 2),
-            "push": pct(b["push"], 2),
+        _("Shoe"): _("%(decks)s, %(cards)s cards: every deal enumerated exactly, with card removal")
+        % {"decks": deck_label(a["decks"], lang), "cards": a["cards"]},
+        _("Outcomes"): [{_("outcome"): game.outcomes[k].label(lang) if k in game.outcomes else k,
+                         _("probability"): pct(p), _("exact"): f"{p.numerator}/{p.denominator}"}
+                        for k, p in a["outcomes"].items()],
+        _("Bets"): [{
+            bet: labels.get(name, name),
+            edge: pct(b["house_edge"]),
+            _("expected return"): dec(b["expected_return"])[:12],
+            _("standard deviation"): sqrt_dec(b["variance"])[:8],
+            _("hit frequency"): pct(b["hit"], 2),
+            _("push"): pct(b["push"], 2),
         } for name, b in a["bets"].items()],
     }
     table = [analysis_of(game, n) for n in DECK_TABLE]
-    view[EDGE_TABLE] = [{"bet": labels.get(name, name),
-                         **{deck_label(t["decks"]): pct(t["bets"][name]["house_edge"]) for t in table}}
-                        for name in a["bets"]]
+    view[_(EDGE_TABLE)] = [{bet: labels.get(name, name),
+                            **{deck_label(t["decks"], lang): pct(t["bets"][name]["house_edge"]) for t in table}}
+                           for name in a["bets"]]
     if game.base is not None and game.base.is_dealt_round:
         base = analysis_of(game.base, a["decks"])["bets"]
         rows = []
         for name, b in a["bets"].items():
             old = base.get(name)
             rows.append({
-                "bet": labels.get(name, name),
-                "base": pct(old["house_edge"]) if old else "—",
-                "this game": pct(b["house_edge"]),
-                "difference": signed_points(b["house_edge"] - old["house_edge"]) if old else "new bet",
+                bet: labels.get(name, name),
+                _("base"): pct(old["house_edge"]) if old else "—",
+                _("this game"): pct(b["house_edge"]),
+                _("difference"): signed_points(b["house_edge"] - old["house_edge"]) if old else _("new bet"),
             })
-        view[f"House edge against the base ({game.base.labels.get('en', game.base.name)})"] = rows
-    notes = ["A bet's figures are per unit staked; a pushed bet counts as a bet placed."]
+        view[_("House edge against the base (%(base)s)") % {"base": game.base.labels.get(lang, game.base.name)}] = rows
+    notes = [_("A bet's figures are per unit staked; a pushed bet counts as a bet placed.")]
     if not all(b["scales_linearly"] for b in a["bets"].values()):
-        notes.append("Some payouts are rounded, so a small stake can fare worse than these figures.")
+        notes.append(_("Some payouts are rounded, so a small stake can fare worse than these figures."))
     if any(w.payout.rounding for b in game.bets.values() for w in b.wins):
-        notes.append("Commission is taken unrounded (a unit stake, where rounding changes nothing).")
-    view["Notes"] = " ".join(notes)
+        notes.append(_("Commission is taken unrounded (a unit stake, where rounding changes nothing)."))
+    view[_("Notes")] = " ".join(notes)
     return view
 
 
-def seat_view(game: Game) -> dict:
+def seat_view(game: Game, lang: str = "en") -> dict:
     """The mathematics of a seat game: one hand under the spec's policy, thresholds, banker edge."""
     from .seat import SeatAnalysis
 
@@ -108,21 +120,28 @@ def seat_view(game: Game) -> dict:
         return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
 
     a = cached("seat-analysis", f"{game.policy_threshold}\0{digest}", compute)
+    _ = i18n.translations(lang).gettext
     t = dec(game.policy_threshold)
-    labels = {ht.name: ht.label("en") for ht in game.types}
+    labels = {ht.name: ht.label(lang) for ht in game.types}
     best = max(a["table"], key=lambda r: (r["expected_multiplier"], -r["threshold"]))
+    policy = (_("one hand from the full deck, hitting while its total is below %(t)s; every draw enumerated "
+                "exactly, wild cards substituted as the engine does") if game.wild else
+              _("one hand from the full deck, hitting while its total is below %(t)s; every draw enumerated "
+                "exactly")) % {"t": t}
+    below, multiplier = _("hit while total below"), _("expected multiplier")
     view: dict = {
-        "Policy": f"one hand from the full deck, hitting while its total is below {t}; every draw enumerated "
-                  "exactly" + (", wild cards substituted as the engine does" if game.wild else ""),
-        "Hand types": [{"type": labels.get(k, k), "probability": pct(p)} for k, p in a["one"]["types"].items()],
-        "Expected multiplier": dec(a["one"]["expected_multiplier"])[:10],
-        "Threshold policies": [{"hit while total below": dec(r["threshold"]),
-                                "expected multiplier": dec(r["expected_multiplier"])[:10]} for r in a["table"]],
-        "Best threshold (highest expected multiplier)": dec(best["threshold"]),
+        _("Policy"): policy,
+        _("Hand types"): [{_("type"): labels.get(k, k), _("probability"): pct(p)}
+                          for k, p in a["one"]["types"].items()],
+        _("Expected multiplier"): dec(a["one"]["expected_multiplier"])[:10],
+        _("Threshold policies"): [{below: dec(r["threshold"]), multiplier: dec(r["expected_multiplier"])[:10]}
+                                  for r in a["table"]],
+        _("Best threshold (highest expected multiplier)"): dec(best["threshold"]),
     }
     if a["edge"] is not None:
-        view["Banker against one player"] = (f"both hitting below {t}: the banker's edge is "
-                                             f"{pct(a['edge']['banker_edge'])} of the base bet (exact)")
+        view[_("Banker against one player")] = _(
+            "both hitting below %(t)s: the banker's edge is %(edge)s of the base bet (exact)"
+        ) % {"t": t, "edge": pct(a["edge"]["banker_edge"])}
     return view
 
 
@@ -132,13 +151,15 @@ def signed_points(x: Fraction) -> str:
     return ("+" if x > 0 else "−" if x < 0 else "±") + text
 
 
-def edge_chart_svg(view: dict) -> str:
+def edge_chart_svg(view: dict, lang: str = "en") -> str:
     """An inline SVG line chart of each bet's house edge (%) against the deck count."""
-    rows = view.get(EDGE_TABLE) or []
+    title = i18n.translations(lang).gettext(EDGE_TABLE)
+    bet = i18n.translations(lang).gettext("bet")
+    rows = view.get(title) or []
     if not rows:
         return ""
-    columns = [k for k in rows[0] if k != "bet"]
-    series = [(r["bet"], [Fraction(r[c].replace(" %", "")) for c in columns]) for r in rows]
+    columns = [k for k in rows[0] if k != bet]
+    series = [(r[bet], [Fraction(r[c].replace(" %", "")) for c in columns]) for r in rows]
     top = max(max(v) for _n, v in series)
     low = min(min(v) for _n, v in series)
     y_max = max(Fraction(1), Fraction(int(top) + 1))
@@ -153,8 +174,8 @@ def edge_chart_svg(view: dict) -> str:
         return f"{top_pad + plot_h * float((y_max - v) / (y_max - y_min)):.1f}"
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(EDGE_TABLE)}">',
-           f"<title>{escape(EDGE_TABLE)}</title>",
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+           f"<title>{escape(title)}</title>",
            f'<line x1="{left}" y1="{y(y_min)}" x2="{left + plot_w}" y2="{y(y_min)}" stroke="#444"/>',
            f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{y(y_min)}" stroke="#444"/>']
     step = max(1, int((y_max - y_min) / 5))

@@ -97,17 +97,17 @@ def draw_view(game: Game, t: DrawTable, lang: str) -> dict:
     }
 
 
-def math_section(game: Game) -> dict | None:
+def math_section(game: Game, lang: str) -> dict | None:
     """The mathematics of the exact analysis, when that module exists and covers the game."""
     try:
         card_math = importlib.import_module("compiler.analysis.card_math")
     except ImportError:
         return None
     try:
-        view = card_math.math_view(game)
+        view = card_math.math_view(game, lang)
         if view is None:
             return None
-        return {"view": view, "chart": card_math.edge_chart_svg(view)}
+        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
     except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
         return None
 
@@ -174,7 +174,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "hand_size": list(g.hand_size) if g.hand_size else None,
         "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
         "suit_order": [SUIT_SYMBOLS.get(s, s) for s in g.suit_order],
-        "math": math_section(g),
+        "math": math_section(g, lang),
     }
     if shoe is not None:
         view["shoe"] = {
