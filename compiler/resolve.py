@@ -15,13 +15,13 @@ from pathlib import Path
 
 from . import ast, model
 from .diagnostics import Diagnostic, Span, error
-from .game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
+from .draw_grid import read_grid
 from .printer import expr_text
-from .scopes import BOOL, NUM, Checker
+from .resolve_checks import apply_tiebreaks, check_expressions, check_shoe_and_values, check_table_references
+from .scopes import Checker
 from .syntax import parse_text
 
 DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
-TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
 MAX_BASE_DEPTH = 8
 RESERVED_HAND_NAMES = ("outcome", "cards_used", "steps")  # fields of the engine's Round
 
@@ -409,79 +409,12 @@ class Resolver:
 
     def draw(self, stmt: ast.DrawStmt) -> None:
         g = self.game
-        rows_def = [line for line in stmt.grid]
-        header = [c for c in rows_def[0].cells if c[0] != "|"]
-        two_keys = stmt.col_key is not None
         table = model.DrawTable(stmt.hand, stmt.when, stmt.row_key, stmt.col_key, (), (), {}, {}, stmt.span,
                                 stmt.cite, origin=g.name)
         if stmt.hand not in g.hands:
             self.err("E0101", f"unknown hand `{stmt.hand}` in a draw table", stmt.hand_span,
                      f"hands: {', '.join(g.hands) or 'none'}")
-
-        def ints(cells) -> list[int]:
-            out = []
-            for text, span in cells:
-                if not text.isdigit():
-                    self.err("E0201", f"grid header `{text}` is not a whole number", span,
-                             "headers list the key's values: | 0 1 2 … |")
-                    continue
-                out.append(int(text))
-            if len(set(out)) != len(out):
-                self.err("E0202", "a grid header repeats a value", cells[0][1] if cells else stmt.span,
-                         "each value of the key gets one column")
-            return out
-
-        def action(text: str, span: Span) -> bool | None:
-            if text.upper() in ("D", "DRAW"):
-                return True
-            if text.upper() in ("S", "STAND"):
-                return False
-            self.err("E0203", f"grid cell `{text}` is neither D (draw) nor S (stand)", span,
-                     "write D to draw or S to stand")
-            return None
-
-        if not two_keys:
-            if len(rows_def) != 2:
-                self.err("E0204", "a one-key draw table has two rows: the key's values, then D/S", stmt.span,
-                         "| 0 1 2 3 4 5 6 7 |\n    | D D D D D D S S |")
-            keys = ints(header)
-            actions = [c for c in rows_def[-1].cells if c[0] != "|"] if len(rows_def) > 1 else []
-            if len(actions) != len(keys):
-                self.err("E0205", f"the grid has {len(keys)} headers but {len(actions)} cells",
-                         rows_def[-1].span, "give every header one cell")
-            for k, (text, span) in zip(keys, actions):
-                a = action(text, span)
-                if a is not None:
-                    table.cells[(k, None)] = a
-                    table.cell_spans[(k, None)] = span
-            table.rows = tuple(keys)
-        else:
-            cols = ints(header)
-            rows: list[int] = []
-            for line in rows_def[1:]:
-                cells = [c for c in line.cells if c[0] != "|"]
-                if not cells:
-                    continue
-                label, rest = cells[0], cells[1:]
-                if not label[0].isdigit():
-                    self.err("E0201", f"row label `{label[0]}` is not a whole number", label[1],
-                             "start each row with the row key's value")
-                    continue
-                r = int(label[0])
-                if r in rows:
-                    self.err("E0206", f"two grid rows for {expr_text(stmt.row_key)} = {r}", label[1],
-                             "each row key value gets one row")
-                    continue
-                rows.append(r)
-                if len(rest) != len(cols):
-                    self.err("E0205", f"row {r} has {len(rest)} cells for {len(cols)} columns", line.span,
-                             "give every column one cell")
-                for c, (text, span) in zip(cols, rest):
-                    a = action(text, span)
-                    if a is not None:
-                        table.cells[(r, c)] = a
-                        table.cell_spans[(r, c)] = span
-            table.rows, table.cols = tuple(rows), tuple(cols)
+        read_grid(stmt, table, self.err)
         # identity for variants: hand + condition text
         cond = expr_text(stmt.when) if stmt.when is not None else ""
         same = [t for t in g.draws if t.hand == stmt.hand and (expr_text(t.when) if t.when else "") == cond]
@@ -527,143 +460,17 @@ class Resolver:
             g.types.append(t)
 
     # ---- after all statements: cross references and expression scopes ------------------
-    def finish(self) -> None:  # noqa: C901 - one block per part of the model
+    def finish(self) -> None:
         g = self.game
-        for stmt in self.pending_tiebreaks:
-            keys = []
-            for k in stmt.keys:
-                if k.text not in TIEBREAK_KEYS:
-                    self.err("E0130", f"unknown tie-break key `{k.text}`", k.span,
-                             f"keys: {', '.join(TIEBREAK_KEYS)}")
-                keys.append(k.text)
-            if any(k in ("high card",) for k in keys) and not g.card_order:
-                self.err("E0131", "`high card` needs a `card order` statement", stmt.span,
-                         "card order K Q J 10 9 8 7 6 5 4 3 2 A")
-            if any(k == "high suit" for k in keys) and not g.suit_order:
-                self.err("E0131", "`high suit` needs a `suit order` statement", stmt.span, "suit order S H C D")
-            for tref in stmt.types:
-                t = g.type_named(tref.text)
-                if t is None:
-                    self.err("E0101", f"unknown hand type `{tref.text}` in a tie-break", tref.span,
-                             f"types: {', '.join(x.name for x in g.types)}")
-                    continue
-                t.tiebreak = tuple(keys)
-        for room, stmt in self.pending_rooms:
-            for lim in stmt.limits:
-                for b in lim.bets:
-                    if b.text not in g.bets:
-                        self.err("E0101", f"unknown bet `{b.text}` in room `{room.name}`", b.span,
-                                 f"bets: {', '.join(g.bets)}")
-        if self.pending_squeeze is not None:
-            for ref in list(self.pending_squeeze.bets):
-                if ref.text not in g.bets:
-                    self.err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span)
-                elif ref.text not in g.hands:
-                    self.err("E0101", f"bet `{ref.text}` may squeeze, but no hand is named `{ref.text}`", ref.span,
-                             "a squeezing bet squeezes the cards of the hand of the same name")
-            for ref in self.pending_squeeze.order:
-                if ref.text not in g.hands:
-                    self.err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span)
-            if self.pending_squeeze.ties_to not in g.squeeze.bets:
-                self.err("E0101", f"unknown bet `{self.pending_squeeze.ties_to}` in the squeeze rule",
-                         self.pending_squeeze.span)
+        apply_tiebreaks(g, self.pending_tiebreaks, self.err)
+        check_table_references(g, self.pending_rooms, self.pending_squeeze, self.err)
         if self.pending_burn is not None:
             universe = self.universe()
             for item in self.pending_burn.items:
                 for r in self.ranks(item.ranks, universe, "the burn rule"):
                     g.procedure.burn_values[r] = int(item.points) if item.points is not None else int(r)
-        self.check_shoe_and_values()
-        self.check_expressions()
-
-    def check_shoe_and_values(self) -> None:
-        g = self.game
-        if g.shoe is None:
-            self.err("E0125", "the spec has no `shoe`", g.span, "add: shoe 8 decks of standard52")
-            return
-        if not g.values:
-            self.err("E0125", "the spec has no `value` statement", g.span, "add: value A = 1, 2..9 = pip, 10 J Q K = 0")
-            return
-        wild = set(g.wild.ranks) if g.wild else set()
-        for r in g.shoe.ranks + g.shoe.jokers:
-            if r not in g.values and r not in wild:
-                self.err("E0126", f"rank {r} has no value", getattr(self, "value_span", g.span),
-                         f"add `{r} = …` to the value statement")
-        if g.wild:
-            for r in g.wild.ranks:
-                if r not in g.shoe.ranks + g.shoe.jokers:
-                    self.err("E0127", f"wild card {r} is not in the shoe", g.wild.span)
-            for r in g.wild.stands_for:
-                if r not in g.shoe.ranks + g.shoe.jokers or r in wild:
-                    self.err("E0127", f"a wild stands for {r}, which the deck lacks or is itself wild", g.wild.span,
-                             "a wild stands for ranks of the shoe that are not wild")
-        if g.total_cite is None and g.modulus is None:
-            self.err("E0125", "the spec has no `total` statement", g.span, "add: total sum mod 10, or: total sum")
-
-    def check_expressions(self) -> None:  # noqa: C901 - one block per place an expression stands
-        g = self.game
-        c = self.check
-        if g.hands:
-            rs = round_scope(g, with_outcome=False)
-            for ev in g.events.values():
-                c.check(ev.when, round_scope(g, with_outcome=False, with_events=False), BOOL)
-            if g.stand_when is not None:
-                c.check(g.stand_when, rs, BOOL)
-            for t in g.draws:
-                if t.when is not None:
-                    c.check(t.when, rs, BOOL)
-                c.check(t.row_key, rs, NUM)
-                if t.col_key is not None:
-                    c.check(t.col_key, rs, NUM)
-            for o in g.outcomes.values():
-                c.check(o.when, rs, BOOL)
-            bs = round_scope(g, with_outcome=True)
-            for b in g.bets.values():
-                for w in b.wins:
-                    c.check(w.when, bs, BOOL)
-                for p in b.pushes:
-                    c.check(p, bs, BOOL)
-            if not g.deal_order:
-                self.err("E0128", "the spec declares hands but no `deal` order", g.span,
-                         "add: deal player, banker, player, banker")
-            if not g.outcomes:
-                self.err("E0128", "the spec declares hands but no outcome", g.span,
-                         "add: outcome NAME when …")
-        if g.valid_bets_none_when is not None:
-            c.check(g.valid_bets_none_when, valid_bet_scope(g), BOOL)
-        if g.types:
-            ts = type_scope(g)
-            for t in g.types:
-                if t.when is not None:
-                    c.check(t.when, ts, BOOL)
-            for f in g.formulas.values():
-                c.check(f.expr, table_scope(g), NUM)
-            if g.settlement is None:
-                self.err("E0128", "the spec has hand types but no `settle` block", g.span,
-                         "add: settle pairwise, or: settle against-banker")
-            if g.seats is None:
-                self.err("E0128", "the spec has hand types but no `seats` range", g.span, "add: seats 2..5")
-            if g.hand_size is None:
-                self.err("E0128", "the spec has hand types but no `hand size`", g.span, "add: hand size 1..5")
-        if g.settlement is not None:
-            lets: list[str] = []
-            pays = 0
-            for cl in g.settlement.clauses:
-                scope = settle_scope(g, lets, with_result=cl.kind in ("let", "pay"))
-                if cl.kind == "let":
-                    c.check(cl.expr, scope, NUM)
-                    if cl.name in lets:
-                        self.err("E0103", f"`{cl.name}` is defined twice", cl.span)
-                    lets.append(cl.name)
-                elif cl.kind == "pay":
-                    pays += 1
-                    c.check(cl.expr, scope, NUM)
-                    if cl.unless is not None:
-                        c.check(cl.unless, scope, BOOL)
-                else:
-                    c.check(cl.expr, scope, BOOL)
-            if pays != 1:
-                self.err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
-                         "add: pay min(a, b)")
+        check_shoe_and_values(self.game, self.err, getattr(self, "value_span", self.game.span))
+        check_expressions(self.game, self.check, self.err)
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):
