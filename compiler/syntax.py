@@ -91,7 +91,7 @@ TERMINAL_WORDS = {
     "NAME": "a name",
     "INT": "a whole number",
     "NUMBER": "a number",
-    "STRING": 'a quoted text like "Banker"',
+    "STRING": 'a quoted text like "Label"',
     "LANG": "a language tag like zh-Hant",
     "CITE": "a source citation like [000 §15]",
     "GRID_LINE": "a grid row starting with |",
@@ -124,7 +124,7 @@ TERMINAL_WORDS = {
 COMMON_MISTAKES = {
     ("a bet needs an indented block of `wins when …` and `push when …` lines",
      "write the clauses on the following lines, indented"): [
-        "bet banker wins when outcome is banker, pays 2 including stake\n",
+        "bet b wins when outcome is o, pays 2 including stake\n",
     ],
     ("a payout needs a form: `pays X including stake` or `pays X to Y`",
      "for example: pays 1.95 including stake, or pays 1 to 1"): [
@@ -134,15 +134,15 @@ COMMON_MISTAKES = {
     ],
     ("a draw table needs its grid rows, indented under the `draw` line",
      "write rows like `| D D S S |` on the next lines, indented"): [
-        "draw player by total(player)\nhand x\n",
+        "draw h by total(h)\nhand x\n",
     ],
     ("a comparison uses a single `=`",
-     "write `total(banker) = 6`, not `==`"): [
-        "event e when total(banker) == 6\n",
-        "outcome o when total(banker) == 6\n",
-        "stand all when total(banker) == 6\n",
-        "bet b\n    wins when total(banker) == 6, pays 2 including stake\n",
-        "bet b\n    wins when outcome is b\n    push when total(banker) == 6\n",
+     "write `total(h) = 6`, not `==`"): [
+        "event e when total(h) == 6\n",
+        "outcome o when total(h) == 6\n",
+        "stand all when total(h) == 6\n",
+        "bet b\n    wins when total(h) == 6, pays 2 including stake\n",
+        "bet b\n    wins when outcome is b\n    push when total(h) == 6\n",
     ],
     ("the shoe says how many decks and of which kind",
      "for example: shoe 8 decks of standard52"): [
