@@ -125,7 +125,7 @@ class EngineEmitter:
         w.line(f"SUITS = {literal(g.shoe.suits)}")
         w.line(f"JOKERS = {literal(g.shoe.jokers)}")
         w.comment(rule_text("card values", g.value_cite))
-        w.line(f"VALUE = {literal(dict(g.values))}")
+        w.assign("VALUE", dict(g.values))
         w.comment(rule_text(f"total sum{' mod ' + str(g.modulus) if g.modulus else ''}", g.total_cite))
         w.line(f"MODULUS = {literal(g.modulus or 0)}")
         for value, name in sorted(self.constants.items()):
@@ -141,8 +141,8 @@ class EngineEmitter:
                 w.line(f"    {literal(o.name)}: {literal(rule_text(f'outcome {o.name} when ' + expr_text(o.when), o.cite))},")
             w.line("}")
             rooms = {r.name: {b: (lo, hi) for b, (lo, hi) in r.limits.items()} for r in g.rooms.values()}
-            w.line(f"ROOMS = {literal(rooms)}")
-            w.line(f"SHOE_PROCEDURE = {literal(self.procedure())}")
+            w.assign("ROOMS", rooms)
+            w.assign("SHOE_PROCEDURE", self.procedure())
             table_data(g, w)
         return w.text() + (self.more_data.text() if self.more_data.lines else "")
 
@@ -263,7 +263,7 @@ class EngineEmitter:
         ts = type_scope(g)
         w.line(f"SEATS = {literal(g.seats)}")
         w.line(f"HAND_SIZE = {literal(g.hand_size)}")
-        w.line(f"CLASSES = {literal({c.name: tuple(c.ranks) for c in g.classes.values()})}")
+        w.assign("CLASSES", {c.name: tuple(c.ranks) for c in g.classes.values()})
         wild = g.wild
         w.line(f"WILD_RANKS = {literal(tuple(wild.ranks) if wild else ())}")
         w.line(f"WILD_CHOICES = {literal(tuple(wild.stands_for) if wild else ())}")
@@ -273,7 +273,7 @@ class EngineEmitter:
         w.line(f"TYPES = {literal(tuple(t.name for t in g.types))}")
         w.line("MULTIPLIER = {" + ", ".join(f"{literal(t.name)}: {self.number(t.multiplier)}" for t in g.types) + "}")
         w.line("TIEBREAK = {" + ", ".join(f"{literal(t.name)}: {literal(t.tiebreak)}" for t in g.types) + "}")
-        w.line(f"TYPE_LABELS = {literal({t.name: t.labels.get('en', t.name) for t in g.types})}")
+        w.assign("TYPE_LABELS", {t.name: t.labels.get("en", t.name) for t in g.types})
         w.line(f"SCHEME = {literal(g.settlement.scheme)}")
         used = set()
         for cl in g.settlement.clauses:

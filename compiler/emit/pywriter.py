@@ -40,6 +40,17 @@ class PyWriter:
     def line(self, text: str = "") -> None:
         self.lines.append(("    " * self.level + text) if text else "")
 
+    def assign(self, name: str, value) -> None:
+        """`NAME = literal`, with a long dict written one entry per line."""
+        text = f"{name} = {literal(value)}"
+        if len(text) + 4 * self.level <= 110 or not isinstance(value, dict):
+            self.line(text)
+            return
+        self.line(f"{name} = {{")
+        for k, v in value.items():
+            self.line(f"    {literal(k)}: {literal(v)},")
+        self.line("}")
+
     def comment(self, text: str) -> None:
         self.line("# " + safe_comment(text))
 

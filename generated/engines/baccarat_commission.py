@@ -31,7 +31,21 @@ RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ()
 # card values [001]
-VALUE = {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 0, 'J': 0, 'Q': 0, 'K': 0}
+VALUE = {
+    'A': 1,
+    '2': 2,
+    '3': 3,
+    '4': 4,
+    '5': 5,
+    '6': 6,
+    '7': 7,
+    '8': 8,
+    '9': 9,
+    '10': 0,
+    'J': 0,
+    'Q': 0,
+    'K': 0,
+}
 # total sum mod 10 [001]
 MODULUS = 10
 Q_1_100 = Fraction(1, 100)  # 0.01
@@ -45,8 +59,19 @@ OUTCOME_RULES = {
     'banker': 'outcome banker when total(banker) > total(player) [000 §3]',
     'tie': 'outcome tie when total(player) = total(banker) [000 §3]',
 }
-ROOMS = {'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'banker_pair': (4, 250), 'player_pair': (4, 250)}, 'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'banker_pair': (40, 1000), 'player_pair': (40, 1000)}, 'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'banker_pair': (200, 2500), 'player_pair': (200, 2500)}, 'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'banker_pair': (500, 3500), 'player_pair': (500, 3500)}}
-SHOE_PROCEDURE = {'cut_low': 14, 'cut_high': 16, 'burn_reveal': 1, 'burn_values': {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': 10, 'Q': 10, 'K': 10}, 'last_round': 'one-more-after'}
+ROOMS = {
+    'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'banker_pair': (4, 250), 'player_pair': (4, 250)},
+    'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'banker_pair': (40, 1000), 'player_pair': (40, 1000)},
+    'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'banker_pair': (200, 2500), 'player_pair': (200, 2500)},
+    'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'banker_pair': (500, 3500), 'player_pair': (500, 3500)},
+}
+SHOE_PROCEDURE = {
+    'cut_low': 14,
+    'cut_high': 16,
+    'burn_reveal': 1,
+    'burn_values': {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': 10, 'Q': 10, 'K': 10},
+    'last_round': 'one-more-after',
+}
 # squeeze banker player by larger stake ties to banker order player banker [000 §4-6]
 SQUEEZE_BETS = ('banker', 'player')
 SQUEEZE_TIES_TO = 'banker'

@@ -30,7 +30,21 @@ RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ('BJ', 'SJ')
 # card values [004 點牌 人牌]
-VALUE = {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': Fraction(1, 2), 'Q': Fraction(1, 2), 'K': Fraction(1, 2)}
+VALUE = {
+    'A': 1,
+    '2': 2,
+    '3': 3,
+    '4': 4,
+    '5': 5,
+    '6': 6,
+    '7': 7,
+    '8': 8,
+    '9': 9,
+    '10': 10,
+    'J': Fraction(1, 2),
+    'Q': Fraction(1, 2),
+    'K': Fraction(1, 2),
+}
 # total sum [004]
 MODULUS = 0
 Q_21_2 = Fraction(21, 2)  # 10.5
@@ -45,7 +59,14 @@ SUIT_ORDER = ('S', 'H', 'C', 'D')
 TYPES = ('five_faces', 'heavenly_king', 'five_small', 'ten_and_a_half', 'plain', 'bust')
 MULTIPLIER = {'five_faces': 5, 'heavenly_king': 4, 'five_small': 3, 'ten_and_a_half': 2, 'plain': 1, 'bust': 0}
 TIEBREAK = {'five_faces': ('no wild', 'high card', 'high suit'), 'heavenly_king': ('no wild', 'high card', 'high suit'), 'five_small': ('no wild', 'total', 'high card', 'high suit'), 'ten_and_a_half': ('total', 'no wild', 'count', 'high card', 'high suit'), 'plain': ('total', 'no wild', 'count', 'high card', 'high suit'), 'bust': ()}
-TYPE_LABELS = {'five_faces': 'Five faces', 'heavenly_king': 'Heavenly king', 'five_small': 'Five small', 'ten_and_a_half': 'Ten and a half', 'plain': 'Plain', 'bust': 'Bust'}
+TYPE_LABELS = {
+    'five_faces': 'Five faces',
+    'heavenly_king': 'Heavenly king',
+    'five_small': 'Five small',
+    'ten_and_a_half': 'Ten and a half',
+    'plain': 'Plain',
+    'bust': 'Bust',
+}
 SCHEME = 'pairwise'
 NEEDS_BANKER = False
 NEEDS_STAKES = True

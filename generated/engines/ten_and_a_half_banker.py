@@ -30,7 +30,23 @@ RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ('BJ', 'SJ')
 # card values [004 基本規則 人牌]
-VALUE = {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': Fraction(1, 2), 'Q': Fraction(1, 2), 'K': Fraction(1, 2), 'BJ': Fraction(1, 2), 'SJ': Fraction(1, 2)}
+VALUE = {
+    'A': 1,
+    '2': 2,
+    '3': 3,
+    '4': 4,
+    '5': 5,
+    '6': 6,
+    '7': 7,
+    '8': 8,
+    '9': 9,
+    '10': 10,
+    'J': Fraction(1, 2),
+    'Q': Fraction(1, 2),
+    'K': Fraction(1, 2),
+    'BJ': Fraction(1, 2),
+    'SJ': Fraction(1, 2),
+}
 # total sum [004]
 MODULUS = 0
 Q_21_2 = Fraction(21, 2)  # 10.5
@@ -45,7 +61,13 @@ SUIT_ORDER = ()
 TYPES = ('five_faces', 'five_small', 'ten_and_a_half', 'plain', 'bust')
 MULTIPLIER = {'five_faces': 4, 'five_small': 3, 'ten_and_a_half': 2, 'plain': 1, 'bust': 1}
 TIEBREAK = {'five_faces': ('total', 'count'), 'five_small': ('total', 'count'), 'ten_and_a_half': ('total', 'count'), 'plain': ('total', 'count'), 'bust': ('total', 'count')}
-TYPE_LABELS = {'five_faces': 'Five faces', 'five_small': 'Five small', 'ten_and_a_half': 'Ten and a half', 'plain': 'Plain', 'bust': 'Bust'}
+TYPE_LABELS = {
+    'five_faces': 'Five faces',
+    'five_small': 'Five small',
+    'ten_and_a_half': 'Ten and a half',
+    'plain': 'Plain',
+    'bust': 'Bust',
+}
 SCHEME = 'against-banker'
 NEEDS_BANKER = True
 NEEDS_STAKES = False
