@@ -160,15 +160,8 @@ class EngineEmitter:
         ev_scope = round_scope(g, with_outcome=False, with_events=False)
         rs = round_scope(g, with_outcome=False)
         bs = round_scope(g, with_outcome=True)
-        for ev in g.events.values():
-            with w.block(f"def event_{ev.name}(r):"):
-                w.line(f'"""{ev.name}: {docline(expr_text(ev.when))}"""')
-                if ev.cite:
-                    w.comment(f"[{ev.cite}]")
-                w.line(f"return {self.py(ev.when, ev_scope)}")
-            w.blank(2)
-        w.line("EVENTS = (" + "".join(f"({literal(e)}, event_{e}), " for e in g.events) + ")")
-        w.blank(2)
+        self.named_functions("EVENTS", "event", "r", [(e.name, e.when, e.cite, ":") for e in g.events.values()],
+                             ev_scope)
         with w.block("def stand_all(r):"):
             w.line('"""Whether nobody draws after the deal."""')
             w.line(f"return {self.py(g.stand_when, rs) if g.stand_when is not None else 'False'}")
@@ -251,6 +244,22 @@ class EngineEmitter:
         emit_analysis(g, w)
         table_functions(g, w, self.py)
 
+    def named_functions(self, registry: str, prefix: str, arg: str, items: list, scope) -> None:
+        """One function per named spec expression (`def event_natural(r)`), then a registry tuple of them.
+
+        `items` holds (name, expression, citation, separator of the docstring).
+        """
+        w = self.funcs
+        for name, expr, cite, sep in items:
+            with w.block(f"def {prefix}_{name}({arg}):"):
+                w.line(f'"""{name}{sep} {docline(expr_text(expr))}"""')
+                if cite:
+                    w.comment(f"[{cite}]")
+                w.line(f"return {self.py(expr, scope)}")
+            w.blank(2)
+        w.line(f"{registry} = (" + "".join(f"({literal(n)}, {prefix}_{n}), " for n, *_ in items) + ")")
+        w.blank(2)
+
     def number(self, value: Fraction) -> str:
         from ..scopes import py_number
 
@@ -284,25 +293,9 @@ class EngineEmitter:
         w.line(f"NEEDS_STAKES = {literal('stake()' in used)}")
         w.line(f"NEEDS_COINS = {literal('coins()' in used or 'poorest' in used)}")
         w = self.funcs
-        for t in g.types:
-            with w.block(f"def type_{t.name}(h):"):
-                w.line(f'"""{t.name}: {docline(expr_text(t.when))}"""')
-                if t.cite:
-                    w.comment(f"[{t.cite}]")
-                w.line(f"return {self.py(t.when, ts)}")
-            w.blank(2)
-        w.line("TYPE_TESTS = (" + "".join(f"({literal(t.name)}, type_{t.name}), " for t in g.types) + ")")
-        w.blank(2)
-        tscope = table_scope(g)
-        for f in g.formulas.values():
-            with w.block(f"def formula_{f.name}(t):"):
-                w.line(f'"""{f.name} = {docline(expr_text(f.expr))}"""')
-                if f.cite:
-                    w.comment(f"[{f.cite}]")
-                w.line(f"return {self.py(f.expr, tscope)}")
-            w.blank(2)
-        w.line("FORMULAS = (" + "".join(f"({literal(f)}, formula_{f}), " for f in g.formulas) + ")")
-        w.blank(2)
+        self.named_functions("TYPE_TESTS", "type", "h", [(t.name, t.when, t.cite, ":") for t in g.types], ts)
+        self.named_functions("FORMULAS", "formula", "t", [(f.name, f.expr, f.cite, " =") for f in g.formulas.values()],
+                             table_scope(g))
         self.settle_functions()
 
     def settle_functions(self) -> None:
