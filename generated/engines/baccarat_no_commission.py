@@ -742,15 +742,22 @@ class Enumerator:
         self.final_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.final_dyn]
         self.draw_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.draw_keys]
         self.deal_events = [(name, test) for name, test in EVENTS if name in plan["deal_events"]]
-        self.deal_memo = {}
-        self.draw_memo = {}
+        self.hand_facts = [None] * len(HANDS)
+        self.removals = {}
+        self.path_memo = {}
         self.decisions = {}
         self.width = self.denominator.bit_length() + 1
+        self.mask = (1 << self.width) - 1
         self.unit = [1 << (self.width * c) for c in range(len(self.draw_classes))]
+        self.full = sum(c[2] * u for c, u in zip(self.draw_classes, self.unit))
 
     # ---- the deal ---------------------------------------------------------------------
-    def hand_groups(self, n):
-        """One hand's dealt sequences of n classes, grouped by (facts, classes): [orderings, a sequence]."""
+    def hand_groups(self, h, n):
+        """Hand h's dealt sequences of n classes, grouped by (facts, classes).
+
+        Returns [(fact id, classes, orderings, a sequence, removed code)]; the facts of
+        a fact id are `self.hand_facts[h][id]`.
+        """
         groups = {}
         for seq in itertools.product(range(len(self.deal_classes)), repeat=n):
             key = (self.facts(seq), tuple(sorted(seq)))
@@ -759,8 +766,13 @@ class Enumerator:
                 groups[key] = [1, seq]
             else:
                 g[0] += 1
-        return [(facts, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes))
-                for (facts, classes), (mult, seq) in groups.items()]
+        ids = {}
+        out = []
+        for (facts, classes), (mult, seq) in groups.items():
+            fid = ids.setdefault(facts, len(ids))
+            out.append((fid, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes)))
+        self.hand_facts[h] = list(ids)
+        return out
 
     def facts(self, seq):
         """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
@@ -776,65 +788,96 @@ class Enumerator:
         return (len(seq), total, third, run, first2, pair2)
 
     def deals(self):
-        """{(hand facts, removed draw classes): [weight, dealt sequences]} over every ordered deal.
+        """{(fact ids by hand, removed draw classes): [weight, dealt sequences]} over every ordered deal.
 
         An ordered deal's count is the product over classes of n (n-1) … for the cards of
         that class it uses, whatever the order: so hands are enumerated one after another.
         """
-        per_hand = [self.hand_groups(DEAL_ORDER.count(h)) for h in HANDS]
+        per_hand = [self.hand_groups(h, DEAL_ORDER.count(hand)) for h, hand in enumerate(HANDS)]
         counts = [c[2] for c in self.deal_classes]
         groups = {}
-        facts = [None] * len(HANDS)
-        seqs = [None] * len(HANDS)
         last = len(HANDS) - 1
 
-        def walk(h, weight, removed):
-            for f, classes, mult, seq, code in per_hand[h]:
+        def walk(h, weight, ids, removed, seqs):
+            for fid, classes, mult, seq, code in per_hand[h]:
                 w = weight * mult
                 for c in classes:
                     w *= counts[c]
                     counts[c] -= 1
                 if w:
-                    facts[h] = f
-                    seqs[h] = seq
                     if h == last:
-                        key = (tuple(facts), removed + code)
+                        key = (ids + (fid,), removed + code)
                         g = groups.get(key)
                         if g is None:
-                            groups[key] = [w, tuple(seqs)]
+                            groups[key] = [w, seqs + (seq,)]
                         else:
                             g[0] += w
                     else:
-                        walk(h + 1, w, removed + code)
+                        walk(h + 1, w, ids + (fid,), removed + code, seqs + (seq,))
                 for c in classes:
                     counts[c] += 1
 
-        walk(0, 1, 0)
+        walk(0, 1, (), 0, ())
         return groups
 
     def codes(self, seqs):
         return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
 
     def at_deal(self, facts, seqs):
-        """(stand, values of the events that read only the dealt cards), memoised."""
-        got = self.deal_memo.get(facts)
+        """(stand, values of the events that read only the dealt cards)."""
+        r = hand_round(self.codes(seqs))
+        return bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events)
+
+    # ---- the cards the deal removed, as moments ---------------------------------------------
+    # A draw of class c weighs the cards of c left: N_c - r_c - (earlier draws of c), with
+    # r the cards the deal removed. So the weight of a path of draws is a polynomial in r,
+    # and a group of deals needs only the sums of w * (products of r): its moments. Those
+    # are kept packed, one field of `width` bits per draw class (M[S] holds, in field c, the
+    # sum of w * r^S * r_c), which also makes a whole last draw one multiplication.
+    # Packed integers are exact integers, so any linear combination of them is exact; every
+    # field of a final weight lies in [0, denominator], so it unpacks without overflow.
+
+    def removal(self, removed):
+        """(monomials of degree < number of drawers with their products, packed counts) of a
+        removed code, memoised."""
+        got = self.removals.get(removed)
         if got is None:
-            r = hand_round(self.codes(seqs))
-            got = (bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events))
-            self.deal_memo[facts] = got
+            r = []
+            for _c in self.draw_classes:
+                removed, k = divmod(removed, self.base)
+                r.append(k)
+            present = [c for c, k in enumerate(r) if k]
+            monos = []
+            for degree in range(len(DRAWERS)):
+                for mono in itertools.combinations_with_replacement(present, degree):
+                    prod = 1
+                    for c in mono:
+                        prod *= r[c]
+                    monos.append((mono, prod))
+            got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
         return got
 
-    # ---- the draws ----------------------------------------------------------------------
-    # The last drawer's card ends the round, so its leaves are not walked one by one: the
-    # counts of the draw classes left in the shoe are packed into one integer, a field of
-    # `width` bits per class (no field can overflow: every weight is at most the
-    # denominator), and a whole last draw is one multiplication. `expand` unpacks.
+    def poly(self, path):
+        """The weight of drawing the classes `path` in turn, as ((monomial in r, coefficient), …)."""
+        terms = {(): 1}
+        seen = {}
+        for c in path:
+            a = self.draw_classes[c][2] - seen.get(c, 0)
+            seen[c] = seen.get(c, 0) + 1
+            nxt = {}
+            for mono, coef in terms.items():
+                nxt[mono] = nxt.get(mono, 0) + a * coef
+                longer = tuple(sorted(mono + (c,)))
+                nxt[longer] = nxt.get(longer, 0) - coef
+            terms = nxt
+        return tuple((m, k) for m, k in terms.items() if k)
 
-    def draw_key(self, stand, facts, removed):
-        """What the draw phase depends on: the dealt facts the draws read, and (unless nobody
-        draws) the cards removed, by draw class."""
+    # ---- the draws ----------------------------------------------------------------------
+    def draw_key(self, stand, facts):
+        """What the draw phase depends on, besides the cards removed: the dealt facts the
+        draws read."""
         deal_part = tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.draw_deal))
-        return (stand, tuple(f[:4] for f in facts), deal_part, None if stand else removed)
+        return (stand, tuple(f[:4] for f in facts), deal_part)
 
     def component(self, h, s):
         """Hand h's part of a round's signature: the dynamic facts its results read."""
@@ -842,99 +885,79 @@ class Enumerator:
             s = list(s[:3]) + [s[3] >= 0 and s[0] > 1]
         return self.final_get[h](s)
 
-    def draws(self, stand, facts, removed, dealt_codes):
-        """{entry: [weight or packed weights, drawn codes]} for one dealt state, memoised.
+    def paths(self, key, facts, seqs):
+        """Every way the draws can go from one dealt state, memoised on `key` (see `draw_key`).
 
-        An entry is ("s", signature) for a round that ends without a last draw, or
-        ("d", signature without hand h, h, state of h) for one that ends with hand h
-        drawing: its value holds one weight per draw class, packed.
+        Returns [(entry, packed counts or None, weight polynomial, fill, drawn codes)]. An
+        entry is ("s", signature) for a round that ends without a last draw, or ("d",
+        signature without hand h, h, state of h) for one that ends with hand h drawing:
+        then its weight is packed, one field per draw class, and the packed counts are the
+        shoe's before the deal's removal (less this path's own draws).
         """
-        key = self.draw_key(stand, facts, removed)
-        got = self.draw_memo.get(key)
+        got = self.path_memo.get(key)
         if got is not None:
             return got
-        deal_part = key[2]
-        states = [list(f[:4]) for f in facts]
-        out = self.draw_memo[key] = {}
+        stand, _facts, deal_part = key
+        out = self.path_memo[key] = []
         fill = self.fill
         dealt = len(DEAL_ORDER)
+        states = [list(f[:4]) for f in facts]
+        component = self.component
         if stand:
-            out[("s", tuple(self.component(h, st) for h, st in enumerate(states)))] = [fill[dealt], ()]
+            out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
+                        (((), 1),), fill[dealt], ()))
             return out
-        counts = [c[2] for c in self.draw_classes]
-        for i in range(len(counts)):
-            removed, k = divmod(removed, self.base)
-            counts[i] -= k
-        unit = self.unit
-        packed = [sum(n * u for n, u in zip(counts, unit))]
-        hands = [list(c) for c in dealt_codes]
+        hands = self.codes(seqs)
         drawn = [[] for _ in HANDS]
+        path = []
         classes = self.draw_classes
+        unit = self.unit
         last = len(DRAWERS) - 1
         drawer_hand = [HANDS.index(hand) for hand, _d in DRAWERS]
-        component = self.component
-        if not self.pair_final:
-            getters = self.final_get
 
-            def component(h, st):
-                return getters[h](st)
-
-        def walk(step, weight, used):
+        def walk(step, used):
             if step > last:
-                k = ("s", tuple([component(h, st) for h, st in enumerate(states)]))
-                g = out.get(k)
-                if g is None:
-                    out[k] = [weight * fill[used], tuple(tuple(d) for d in drawn)]
-                else:
-                    g[0] += weight * fill[used]
+                out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
+                            self.poly(path), fill[used], tuple(tuple(d) for d in drawn)))
                 return
             h = drawer_hand[step]
-            dkey = (step, tuple([get(st) for get, st in zip(self.draw_get, states)]), deal_part)
+            dkey = (step, tuple(get(st) for get, st in zip(self.draw_get, states)), deal_part)
             draws = self.decisions.get(dkey)
             if draws is None:
                 draws = self.decisions[dkey] = bool(DRAWERS[step][1](hand_round(hands))[2])
             if not draws:
-                walk(step + 1, weight, used)
+                walk(step + 1, used)
                 return
             s = states[h]
             if step == last:
                 kl = [component(i, st) for i, st in enumerate(states)]
                 kl[h] = None
-                k = ("d", tuple(kl), h, tuple(s))
-                value = weight * fill[used + 1] * packed[0]
-                g = out.get(k)
-                if g is None:
-                    out[k] = [value, tuple(tuple(d) for d in drawn)]
-                else:
-                    g[0] += value
+                avail = self.full - sum(unit[c] for c in path)
+                out.append((("d", tuple(kl), h, tuple(s)), avail, self.poly(path), fill[used + 1],
+                            tuple(tuple(d) for d in drawn)))
                 return
             c0, t0, third0, run0 = s
             s[0] = c0 + 1
             for c, (code, value, _n, rank) in enumerate(classes):
-                n = counts[c]
-                if not n:
-                    continue
-                counts[c] = n - 1
-                packed[0] -= unit[c]
                 s[1] = add_value(t0, value)
                 s[2] = value if c0 == 2 else third0
                 s[3] = rank if run0 == rank else -1
+                path.append(c)
                 drawn[h].append(code)
                 hands[h].append(code)
-                walk(step + 1, weight * n, used + 1)
+                walk(step + 1, used + 1)
                 hands[h].pop()
                 drawn[h].pop()
-                packed[0] += unit[c]
-                counts[c] = n
+                path.pop()
             s[:] = [c0, t0, third0, run0]
 
-        walk(0, 1, dealt)
+        walk(0, dealt)
         return out
 
     def expand(self, packed_finals):
         """{signature: [weight, codes by hand]} from the entries of `rounds`, last draws unpacked."""
         finals = {}
-        mask = (1 << self.width) - 1
+        mask = self.mask
         for (deal_part, entry), (value, codes) in packed_finals.items():
             if entry[0] == "s":
                 items = [((deal_part, entry[1]), value, codes)]
@@ -961,31 +984,54 @@ class Enumerator:
     # ---- the whole round -------------------------------------------------------------------
     def rounds(self):
         """{signature: [weight, codes by hand]}: every round, grouped so no rule tells a group apart."""
-        packed_finals = {}
-        dealt_totals = [{} for _ in HANDS]
         scale = self.fill[len(DEAL_ORDER)]
-        pending = {}  # deals alike for the results and for the draws: summed before the draws
-        for (facts, removed), (weight, seqs) in self.deals().items():
-            stand, events = self.at_deal(facts, seqs)
-            for h, f in enumerate(facts):
-                dealt_totals[h][f[4]] = dealt_totals[h].get(f[4], 0) + weight * scale
-            deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
-            key = (deal_part, self.draw_key(stand, facts, removed))
-            p = pending.get(key)
-            if p is None:
-                pending[key] = [weight, stand, facts, removed, seqs]
-            else:
-                p[0] += weight
-        for (deal_part, _k), (weight, stand, facts, removed, seqs) in pending.items():
-            dealt_codes = self.codes(seqs)
-            for entry, (w, drawn) in self.draws(stand, facts, removed, dealt_codes).items():
+        by_ids = {}  # fact ids by hand -> [weight, its pending group]
+        pending = {}  # deals alike for the results and for the draws -> [weight, moments, …]
+        removals = self.removals
+        for (ids, removed), (w, seqs) in self.deals().items():
+            entry = by_ids.get(ids)
+            if entry is None:
+                facts = tuple(self.hand_facts[h][f] for h, f in enumerate(ids))
+                stand, events = self.at_deal(facts, seqs)
+                deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
+                key = (deal_part, self.draw_key(stand, facts))
+                acc = pending.get(key)
+                if acc is None:
+                    acc = pending[key] = [0, {}, facts, seqs]
+                entry = by_ids[ids] = [0, acc, stand]
+            entry[0] += w
+            acc = entry[1]
+            acc[0] += w
+            if not entry[2]:  # somebody may draw: the draws weigh the cards removed
+                moments = acc[1]
+                monos, packed = removals.get(removed) or self.removal(removed)
+                for mono, prod in monos:
+                    moments[mono] = moments.get(mono, 0) + w * prod * packed
+        dealt_totals = [{} for _ in HANDS]
+        for ids, (w, _acc, _stand) in by_ids.items():
+            for h, f in enumerate(ids):
+                t = self.hand_facts[h][f][4]
+                dealt_totals[h][t] = dealt_totals[h].get(t, 0) + w * scale
+        packed_finals = {}
+        width, mask = self.width, self.mask
+        for (deal_part, key), (m0, moments, facts, seqs) in pending.items():
+            dealt_codes = None
+            for entry, avail, poly, factor, drawn in self.paths(key, facts, seqs):
+                value = 0
+                for mono, coef in poly:
+                    scalar = (moments.get(mono[:-1], 0) >> (width * mono[-1])) & mask if mono else m0
+                    value += coef * (scalar if avail is None else scalar * avail - moments.get(mono, 0))
+                if not value:
+                    continue
+                value *= factor
                 sig = (deal_part, entry)
                 g = packed_finals.get(sig)
                 if g is None:
-                    packed_finals[sig] = [weight * w, tuple(tuple(a) + (drawn[i] if drawn else ())
-                                                            for i, a in enumerate(dealt_codes))]
+                    dealt_codes = dealt_codes or self.codes(seqs)
+                    packed_finals[sig] = [value, tuple(tuple(a) + (drawn[i] if drawn else ())
+                                                       for i, a in enumerate(dealt_codes))]
                 else:
-                    g[0] += weight * w
+                    g[0] += value
         return self.expand(packed_finals), dealt_totals
 
 
