@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
+from .paths import cache_dir
+
 T = TypeVar("T")
 COMPILER = Path(__file__).resolve().parent
 CODE_SUFFIXES = {".py", ".lark", ".j2", ".css", ".po", ".pot"}
@@ -34,13 +36,6 @@ def compiler_digest() -> str:
             h.update(str(path.relative_to(COMPILER)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
-
-
-def cache_dir() -> Path | None:
-    setting = os.environ.get("CROUPIER_CACHE", "")
-    if setting.lower() in ("off", "0", "no", "false"):
-        return None
-    return Path(setting) if setting else Path.home() / ".cache" / "croupier"
 
 
 def cached(kind: str, key: str, compute: Callable[[], T]) -> T:

@@ -1,7 +1,8 @@
-"""Where the project lives, and how a spec's path is shown (a light module, cheap to import)."""
+"""Where the project and the cache live, and how a spec's path is shown (a light module, cheap to import)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -13,3 +14,11 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+def cache_dir() -> Path | None:
+    """Croupier's cache folder: $CROUPIER_CACHE, else ~/.cache/croupier; None when set to off."""
+    setting = os.environ.get("CROUPIER_CACHE", "")
+    if setting.lower() in ("off", "0", "no", "false"):
+        return None
+    return Path(setting) if setting else Path.home() / ".cache" / "croupier"

@@ -16,9 +16,9 @@ from types import ModuleType
 import jinja2
 
 from .. import i18n
-from ..cache import cache_dir
 from ..cases import Case
 from ..model import Game
+from ..paths import cache_dir
 from .card_model import card_view
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
