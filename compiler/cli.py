@@ -7,8 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .diagnostics import Diagnostic, render_all, to_json
-from .paths import ROOT, display_path
+from .paths import ROOT
 
 
 class _Lazy:
@@ -32,7 +31,9 @@ def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
     return pipeline.default_specs(), True
 
 
-def _print_diags(diags: list[Diagnostic], sources: dict[str, str], fmt: str, stream) -> None:
+def _print_diags(diags: list, sources: dict[str, str], fmt: str, stream) -> None:
+    from .diagnostics import render_all, to_json
+
     if fmt == "json":
         print(to_json(diags), file=stream)
     elif diags:
@@ -66,6 +67,8 @@ def cmd_check(args) -> int:
     if not errors and not args.no_stale:
         stale = pipeline.stale(results, ROOT / "generated", full)
     if args.format == "json":
+        from .diagnostics import to_json
+
         print(to_json(diags))
     else:
         _print_diags(diags, loader.sources, "text", sys.stderr)
@@ -82,23 +85,11 @@ def cmd_check(args) -> int:
 
 
 def load_game_engine(spec: str):
-    """Resolve one spec and load its engine; exit with diagnostics if it is bad.
+    """(game, engine) of one spec; exit with its diagnostics if it is bad."""
+    from .spec_engine import compile_spec
 
-    Only the engine is emitted: the rule card, the conformance tests and the
-    exhaustive static checks are `build`'s and `check`'s work, and would cost
-    `play` seconds of start-up on every call.
-    """
-    from .emit.engine import emit_engine
-    from .engine_loader import load_engine
-    from .resolve import Loader
-
-    loader = Loader()
-    game, diags = loader.load(spec)
-    if game is None or any(d.is_error for d in diags):
-        _print_diags(diags, loader.sources, "text", sys.stderr)
-        raise SystemExit(1)
-    source = emit_engine(game, display_path(Path(spec)))
-    return game, load_engine(source, game.name)
+    c = compile_spec(spec)
+    return c.game, c.engine
 
 
 def cmd_play(args) -> int:
