@@ -1,8 +1,9 @@
 """`croupier analyze SPEC [--decks N] [--json] [--deck-table]`: the exact PAR sheet of a spec.
 
-The spec is compiled in memory and its engine's own exact enumerator does the
-work; this module only parses options and prints. Imports stay lazy so that the
-command starts quickly.
+The spec is compiled in memory (or its engine taken from the engine cache when
+neither the spec nor the compiler changed since, see `engine_cache`) and the
+engine's own exact enumerator does the work; this module only parses options
+and prints. Imports stay lazy so that the command starts quickly.
 """
 
 from __future__ import annotations
@@ -23,37 +24,53 @@ def register(subparsers) -> None:
 
 
 def compile_engine(spec: str):
-    """(game, engine) of one spec; exit with its diagnostics when it does not resolve.
+    """(game, engine) of one spec, kept in the engine cache when it is a dealt round; exit with
+    its diagnostics when it does not resolve."""
+    from .spec_engine import compile_spec
 
-    Only parsing and resolving run here, not the static checks of `croupier check`
-    (they enumerate rounds themselves and would double the time); a table with a
-    missing cell still stops the analysis, with the engine's own error.
-    """
+    c = compile_spec(spec)
+    if c.game.is_dealt_round:
+        from . import engine_cache
+
+        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine), c.code)
+    return c.game, c.engine
+
+
+def game_facts(game, engine) -> dict:
+    """What the report of a dealt round needs of the game besides its engine."""
+    return {"name": game.name, "label": game.labels.get("en", game.name),
+            "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
+            "digest": engine.SOURCE_DIGEST}
+
+
+def cached_engine(spec: str):
+    """(facts of the game, engine) of a dealt-round spec compiled before and unchanged since, else None."""
     from pathlib import Path
 
-    from .diagnostics import render_all
-    from .emit.engine import emit_engine
-    from .engine_loader import load_engine
+    from . import engine_cache
+    from .engine_loader import module_from_code
     from .paths import display_path
-    from .resolve import Loader
 
-    loader = Loader()
-    shown = display_path(Path(spec))
-    game, diags = loader.load(spec)
-    if game is None or any(d.is_error for d in diags):
-        print(render_all(diags, loader.sources), file=sys.stderr)
-        raise SystemExit(1)
-    return game, load_engine(emit_engine(game, shown), game.name)
+    hit = engine_cache.lookup(spec, display_path(Path(spec)))
+    if hit is None:
+        return None
+    facts, code = hit
+    return facts, module_from_code(code, facts["name"], facts["digest"])
 
 
 def cmd_analyze(args) -> int:
     from .analysis import report
 
-    game, engine = compile_engine(args.spec)
-    if game.is_seat_game:
-        from .analysis.seat import cmd_seat
+    hit = cached_engine(args.spec)
+    if hit is not None:
+        facts, engine = hit
+    else:
+        game, engine = compile_engine(args.spec)
+        if game.is_seat_game:
+            from .analysis.seat import cmd_seat
 
-        return cmd_seat(game, engine, args)
+            return cmd_seat(game, engine, args)
+        facts = game_facts(game, engine)
     if not hasattr(engine, "analyse"):
         print(f"croupier: {args.spec} has no exact analysis", file=sys.stderr)
         return 2
@@ -63,14 +80,15 @@ def cmd_analyze(args) -> int:
     except engine.EngineError as exc:
         print(f"croupier: {exc}", file=sys.stderr)
         return 1
+    notes = report.notes(facts["rounded"], a)
     if args.json:
-        data = {"game": game.name, **report.round_report(a), "notes": report.notes(game, a)}
+        data = {"game": facts["name"], **report.round_report(a), "notes": notes}
         if table:
             data["deck_table"] = report.deck_table(table)
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
-        sys.stdout.write(report.text_report(a, game.labels.get("en", game.name)))
-        sys.stdout.write("\n" + "\n".join(report.notes(game, a)) + "\n")
+        sys.stdout.write(report.text_report(a, facts["label"]))
+        sys.stdout.write("\n" + "\n".join(notes) + "\n")
         if table:
             sys.stdout.write("\n" + report.text_deck_table(table))
     return 0

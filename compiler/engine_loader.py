@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import types
 
 _CODE: dict[str, types.CodeType] = {}
+
+
+def source_digest(source: str) -> str:
+    """The SHA-256 of an engine's source: the key of every cached result computed from it."""
+    import hashlib
+
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
 def compile_engine(source: str, name: str) -> types.CodeType:
@@ -15,20 +21,24 @@ def compile_engine(source: str, name: str) -> types.CodeType:
     The emitter calls this to prove the source compiles before it is written; the
     loader then reuses the same code object.
     """
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    code = _CODE.get(digest)
+    code = _CODE.get(source)
     if code is None:
         if len(_CODE) > 64:
             _CODE.clear()
-        code = _CODE[digest] = compile(source, f"<engine {name}>", "exec")
+        code = _CODE[source] = compile(source, f"<engine {name}>", "exec")
     return code
+
+
+def module_from_code(code: types.CodeType, name: str, digest: str) -> types.ModuleType:
+    """Execute an engine's code in a fresh module named `croupier_engine_<name>`."""
+    module = types.ModuleType(f"croupier_engine_{name}")
+    module.__file__ = f"<engine {name}>"
+    module.SOURCE_DIGEST = digest
+    sys.modules[module.__name__] = module
+    exec(code, module.__dict__)  # noqa: S102 - our own generated code
+    return module
 
 
 def load_engine(source: str, name: str) -> types.ModuleType:
     """Execute engine source in a fresh module named `croupier_engine_<name>`."""
-    module = types.ModuleType(f"croupier_engine_{name}")
-    module.__file__ = f"<engine {name}>"
-    module.SOURCE_DIGEST = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    sys.modules[module.__name__] = module
-    exec(compile_engine(source, name), module.__dict__)  # noqa: S102 - our own generated code
-    return module
+    return module_from_code(compile_engine(source, name), name, source_digest(source))

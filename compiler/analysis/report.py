@@ -77,11 +77,11 @@ def round_report(a: dict) -> dict:
     }
 
 
-def notes(game, a: dict) -> list[str]:
-    """What a reader must know to use the figures: stakes, pushes and rounded commission."""
+def notes(rounded: list[str], a: dict) -> list[str]:
+    """What a reader must know to use the figures: stakes, pushes and the bets (`rounded`)
+    whose commission is rounded."""
     out = ["Figures are per unit staked (stake 1); a pushed bet counts as a bet placed (house edge = "
            "1 - expected return, stake included)."]
-    rounded = [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)]
     if rounded:
         exact = all(a["bets"][name]["scales_linearly"] for name in rounded)
         out.append(f"Commission on {', '.join(rounded)} is rounded per bet in play; the analysis uses the unit "
