@@ -843,8 +843,9 @@ class Enumerator:
         got = self.removals.get(removed)
         if got is None:
             r = []
+            rest = removed
             for _c in self.draw_classes:
-                removed, k = divmod(removed, self.base)
+                rest, k = divmod(rest, self.base)
                 r.append(k)
             present = [c for c, k in enumerate(r) if k]
             monos = []
