@@ -8,9 +8,10 @@ of each return (stake included, unit stake), its mean, variance and house edge.
 It is generic over the spec: the deal is enumerated over classes of cards that
 no rule tells apart (values, or ranks when a rule compares ranks), deals that the
 rules cannot tell apart are grouped (the `ANALYSIS` constant says which facts of
-a hand the draws and the results read), the draw phase is memoised on what it
-depends on, and every decision, event, outcome and bet is the engine's own
-function, called on one representative round of each group.
+a hand the draws and the results read), each distinct draw state is walked once
+and its draws weighed by moments of the cards the deals removed (see below), and
+every decision, event, outcome and bet is the engine's own function, called on
+one representative round of each group.
 """
 # ruff: noqa: F821 - names such as ANALYSIS and DRAWERS come from the generated part of the engine
 
