@@ -747,7 +747,9 @@ class Enumerator:
         self.removals = {}
         self.path_memo = {}
         self.decisions = {}
-        self.width = self.denominator.bit_length() + 1
+        # a field holds a final weight (at most the denominator) or a moment of the deals
+        moment_bound = falling(self.cards, len(DEAL_ORDER)) * len(DEAL_ORDER) ** len(DRAWERS)
+        self.width = max(self.denominator, moment_bound).bit_length() + 1
         self.mask = (1 << self.width) - 1
         self.unit = [1 << (self.width * c) for c in range(len(self.draw_classes))]
         self.full = sum(c[2] * u for c, u in zip(self.draw_classes, self.unit))
@@ -940,7 +942,9 @@ class Enumerator:
                 return
             c0, t0, third0, run0 = s
             s[0] = c0 + 1
-            for c, (code, value, _n, rank) in enumerate(classes):
+            for c, (code, value, n, rank) in enumerate(classes):
+                if n <= path.count(c):
+                    continue  # no deal leaves a card of this class
                 s[1] = add_value(t0, value)
                 s[2] = value if c0 == 2 else third0
                 s[3] = rank if run0 == rank else -1
