@@ -22,7 +22,7 @@ def round_scope(game: Game, *, with_outcome: bool, with_events: bool = True) -> 
         "value": Func((CARD,), NUM, "card_value({0})", "the card's value"),
         "drew": Func((HAND,), BOOL, "(len({0}) > 2)", "whether the hand drew a card"),
         "count": Func((f"{HAND}|{CARDS}",), NUM, "len({0})", "how many cards"),
-        "same_rank": Func((CARDS,), BOOL, "same_rank({0})", "whether the cards are all of one rank"),
+        "same_rank": Func((f"{HAND}|{CARDS}",), BOOL, "same_rank({0})", "whether the cards are all of one rank"),
         **NUMERIC_FUNCS,
     }
     subjects = {}

@@ -56,3 +56,25 @@ def test_enumerator_agrees_with_the_round_space(variant, tmp_path):
     for name in ("banker", "player", "tie"):  # bets that no rank tells apart: same chance to win
         wins = sum(p for key, p in space.facts.items() if key[:2] == ("win", name))
         assert wins == sum(p for m, p in exact["bets"][name]["returns"].items() if m > 1)
+
+
+def test_rank_level_draws_change_nothing_when_the_rank_rule_is_idle(tmp_path):
+    """A draw rule that reads ranks makes the enumerator deal and draw by rank (13 classes,
+    runs of one rank tracked); when the rule cannot change a decision, every figure must
+    equal the value-level enumeration's."""
+    text = BASE.replace(
+        "draw banker when not drew(player) by total(banker)",
+        "draw banker when not drew(player) and (same_rank(player) or not same_rank(player)) by total(banker)")
+    assert text != BASE
+    spec = tmp_path / "idle_rank_rule.rules"
+    spec.write_text(text, encoding="utf-8")
+    game, diags = Loader().load(str(spec))
+    assert game is not None and not any(d.is_error for d in diags), diags
+    ranked = load_engine(emit_engine(game, spec.name), "routes_idle_rank_rule")
+    assert ranked.ANALYSIS["draw_by_rank"]
+    base_game, _ = Loader().load(str(ROOT / "spec" / "baccarat.rules"))
+    plain = load_engine(emit_engine(base_game, "spec/baccarat.rules"), "routes_plain")
+    assert not plain.ANALYSIS["draw_by_rank"]
+    for decks in (1, 8):
+        a, b = ranked.analyse(decks), plain.analyse(decks)
+        assert (a["outcomes"], a["totals"], a["bets"]) == (b["outcomes"], b["totals"], b["bets"])
