@@ -34,6 +34,27 @@ def two_cards(total: int, way: int = 0) -> tuple[str, str]:
     return card(first, way), card((total - first) % 10, way + 1)
 
 
+def banker_draws(banker_total: int, player_third: int | None) -> bool:
+    """The standard punto banco banker rule, typed in by hand from source 003 without reference
+    to the spec or the compiler (None: the player stood, then the banker draws on 0–5).
+
+    After the player drew: 0–2 draw; 3 unless 8; 4 on 2–7; 5 on 4–7; 6 on 6–7; 7 stands.
+    """
+    if player_third is None:
+        return banker_total <= 5
+    if banker_total <= 2:
+        return True
+    if banker_total == 3:
+        return player_third != 8
+    if banker_total == 4:
+        return 2 <= player_third <= 7
+    if banker_total == 5:
+        return 4 <= player_third <= 7
+    if banker_total == 6:
+        return player_third in (6, 7)
+    return False
+
+
 def compile_engine(spec: Path):
     """Compile one spec in memory (parse, resolve, checks) and load its engine.
 

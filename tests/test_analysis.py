@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import banker_draws
 
 from compiler.cli import main
 from compiler.emit.engine import emit_engine
@@ -38,14 +39,6 @@ def engine(spec: str):
 @cache
 def analysis(spec: str, decks: int):
     return engine(spec)[1].analyse(decks)
-
-
-def banker_draws(b: int, third: int | None) -> bool:
-    """Source 003's banker rule, typed in by hand (None: the player stood)."""
-    if third is None:
-        return b <= 5
-    return {0: True, 1: True, 2: True, 3: third != 8, 4: 2 <= third <= 7, 5: 4 <= third <= 7,
-            6: 6 <= third <= 7}.get(b, False)
 
 
 @cache

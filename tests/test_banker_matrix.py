@@ -3,29 +3,13 @@
 Every banker two-card total 0–7 × every value 0–9 of the player's third card,
 each built from real card sequences in several ways, plus the branch where the
 player stood. The expected behaviour is the standard punto banco rule, written
-below without reference to the spec or the compiler.
+out in `conftest.banker_draws` without reference to the spec or the compiler.
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import card, two_cards
-
-
-def banker_draws_after_player_drew(banker_total: int, player_third: int) -> bool:
-    """The standard rule: 0–2 draw; 3 unless 8; 4 on 2–7; 5 on 4–7; 6 on 6–7; 7 stands."""
-    if banker_total <= 2:
-        return True
-    if banker_total == 3:
-        return player_third != 8
-    if banker_total == 4:
-        return 2 <= player_third <= 7
-    if banker_total == 5:
-        return 4 <= player_third <= 7
-    if banker_total == 6:
-        return player_third in (6, 7)
-    return False
-
+from conftest import banker_draws, card, two_cards
 
 CELLS = [(b, v) for b in range(8) for v in range(10)]
 
@@ -39,7 +23,7 @@ def test_banker_after_player_drew(baccarat, banker_total, third, player_total, w
     cards = [p1, b1, p2, b2, card(third, 2), card(4, 3)]
     r = baccarat.play(cards)
     assert r.player == [p1, p2, cards[4]], "a player on 0–5 draws"
-    expected = banker_draws_after_player_drew(banker_total, third)
+    expected = banker_draws(banker_total, third)
     assert (len(r.banker) == 3) is expected
     assert r.banker == [b1, b2] + ([cards[5]] if expected else [])
     assert r.cards_used == (6 if expected else 5)
@@ -54,7 +38,7 @@ def test_banker_after_player_stood(baccarat, banker_total, player_total, way):
     cards = [p1, b1, p2, b2, card(3, 1), card(4, 2)]
     r = baccarat.play(cards)
     assert r.player == [p1, p2], "a player on 6–7 stands"
-    expected = banker_total <= 5
+    expected = banker_draws(banker_total, None)
     assert r.banker == [b1, b2] + ([cards[4]] if expected else [])
     assert r.cards_used == (5 if expected else 4)
 
