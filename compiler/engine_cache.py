@@ -24,6 +24,7 @@ import os
 import sys
 import types
 import zlib
+from functools import lru_cache
 
 from .paths import cache_dir
 
@@ -31,8 +32,10 @@ FORMAT = 1
 SUFFIXES = (".py", ".lark")
 
 
+@lru_cache(maxsize=1)
 def compiler_stamp() -> tuple:
-    """(relative path, size, modification time) of every compiler file an engine depends on."""
+    """(relative path, size, modification time) of every compiler file an engine depends on
+    (once per process: a lookup that misses is followed by a store)."""
     root = os.path.dirname(os.path.abspath(__file__))
     out = []
     for folder, subfolders, files in os.walk(root):

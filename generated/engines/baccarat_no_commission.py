@@ -825,8 +825,8 @@ class Enumerator:
     def codes(self, seqs):
         return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
 
-    def at_deal(self, facts, seqs):
-        """(stand, values of the events that read only the dealt cards)."""
+    def at_deal(self, seqs):
+        """(stand, values of the events that read only the dealt cards) of one dealt state."""
         r = hand_round(self.codes(seqs))
         return bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events)
 
@@ -841,23 +841,21 @@ class Enumerator:
 
     def removal(self, removed):
         """(monomials of degree < number of drawers with their products, packed counts) of a
-        removed code, memoised."""
-        got = self.removals.get(removed)
-        if got is None:
-            r = []
-            rest = removed
-            for _c in self.draw_classes:
-                rest, k = divmod(rest, self.base)
-                r.append(k)
-            present = [c for c, k in enumerate(r) if k]
-            monos = []
-            for degree in range(len(DRAWERS)):
-                for mono in itertools.combinations_with_replacement(present, degree):
-                    prod = 1
-                    for c in mono:
-                        prod *= r[c]
-                    monos.append((mono, prod))
-            got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
+        removed code, stored in `self.removals` (where `rounds` looks first)."""
+        r = []
+        rest = removed
+        for _c in self.draw_classes:
+            rest, k = divmod(rest, self.base)
+            r.append(k)
+        present = [c for c, k in enumerate(r) if k]
+        monos = []
+        for degree in range(len(DRAWERS)):
+            for mono in itertools.combinations_with_replacement(present, degree):
+                prod = 1
+                for c in mono:
+                    prod *= r[c]
+                monos.append((mono, prod))
+        got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
         return got
 
     def poly(self, path):
@@ -997,7 +995,7 @@ class Enumerator:
             entry = by_ids.get(ids)
             if entry is None:
                 facts = tuple(self.hand_facts[h][f] for h, f in enumerate(ids))
-                stand, events = self.at_deal(facts, seqs)
+                stand, events = self.at_deal(seqs)
                 deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
                 key = (deal_part, self.draw_key(stand, facts))
                 acc = pending.get(key)
