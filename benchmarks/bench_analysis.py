@@ -38,30 +38,30 @@ def run(cmd: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def best_of(repeat: int, work) -> float:
+    """The best wall time of `work()` over `repeat` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def in_process(repeat: int) -> float:
     """Best time of the generated engine's whole analysis (all bets), compile excluded."""
     sys.path.insert(0, str(ROOT))
     from compiler.spec_engine import compile_spec
 
     engine = compile_spec(str(ROOT / "spec" / "baccarat.rules")).engine
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        engine.analyse(8)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(repeat, lambda: engine.analyse(8))
 
 
 def in_process_handwritten(repeat: int) -> float:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from handwritten_enumerator import enumerate_outcomes
 
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        enumerate_outcomes(8)
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(repeat, lambda: enumerate_outcomes(8))
 
 
 def main() -> int:

@@ -38,15 +38,19 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_enumerator_agrees_with_the_round_space(variant, tmp_path):
-    text = VARIANTS[variant](BASE)
+def compile_variant(folder: Path, name: str, text: str):
+    """(game, engine) of a spec variant written to `folder`; it must compile without errors."""
     assert text != BASE
-    spec = tmp_path / f"{variant}.rules"
+    spec = folder / f"{name}.rules"
     spec.write_text(text, encoding="utf-8")
     game, diags = Loader().load(str(spec))
     assert game is not None and not any(d.is_error for d in diags), diags
-    engine = load_engine(emit_engine(game, spec.name), f"routes_{variant}")
+    return game, load_engine(emit_engine(game, spec.name), f"routes_{name}")
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_enumerator_agrees_with_the_round_space(variant, tmp_path):
+    game, engine = compile_variant(tmp_path, variant, VARIANTS[variant](BASE))
     exact = engine.analyse()
     space = round_space(game, full=True)
     assert space.complete
@@ -65,12 +69,7 @@ def test_rank_level_draws_change_nothing_when_the_rank_rule_is_idle(tmp_path):
     text = BASE.replace(
         "draw banker when not drew(player) by total(banker)",
         "draw banker when not drew(player) and (same_rank(player) or not same_rank(player)) by total(banker)")
-    assert text != BASE
-    spec = tmp_path / "idle_rank_rule.rules"
-    spec.write_text(text, encoding="utf-8")
-    game, diags = Loader().load(str(spec))
-    assert game is not None and not any(d.is_error for d in diags), diags
-    ranked = load_engine(emit_engine(game, spec.name), "routes_idle_rank_rule")
+    _game, ranked = compile_variant(tmp_path, "idle_rank_rule", text)
     assert ranked.ANALYSIS["draw_by_rank"]
     base_game, _ = Loader().load(str(ROOT / "spec" / "baccarat.rules"))
     plain = load_engine(emit_engine(base_game, "spec/baccarat.rules"), "routes_plain")
