@@ -74,7 +74,7 @@ def settle_scope(game: Game, lets: list[str], *, with_result: bool) -> Scope:
 
 
 def table_scope(game: Game) -> Scope:
-    """Scope of a table formula (`let base_bet = …`): the seated players' coins."""
+    """Scope of a table formula (a top-level `let NAME = …`): the seated players' coins."""
     names = {
         "poorest": (NUM, "t.poorest"),
         "players": (NUM, "t.players"),

@@ -190,7 +190,7 @@ class HandType(Item):
 
 @dataclass
 class Formula(Item):
-    """A named formula (`let base_bet = …`)."""
+    """A named table formula (`let NAME = …` at the top level of a spec)."""
 
     expr: ast.Expr | None = None
 

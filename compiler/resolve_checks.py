@@ -127,8 +127,10 @@ def check_settlement_roles(g: model.Game, err: Callable[..., None]) -> None:
         line = s.stake_lines[0]
         if s.scheme != "against-banker" or "stake()" in used:
             err("E0152", "`each player stakes` conflicts with stakes read from the table", line.span,
-                "each seat's stake comes from the table's \"stakes\" where the formulas read stake(…), "
-                "and in `settle pairwise`; remove this line, or stop reading stake(…)")
+                "in `settle pairwise` each seat's stake comes from the table's \"stakes\"; remove this line"
+                if s.scheme == "pairwise" else
+                "the formulas read stake(…), so each seat's stake comes from the table's \"stakes\"; "
+                "remove this line, or stop reading stake(…)")
         elif line.name not in g.formulas:
             err("E0151", f"`{line.name}` is not a table formula", line.name_span,
                 f"define it at the top level: let {line.name} = …"
