@@ -320,11 +320,22 @@ class SettleClause:
 
 
 @dataclass
+class SettleStake:
+    """`each player stakes NAME` in a settle block: the table formula every player bets against the banker."""
+
+    name: str
+    span: Span
+    name_span: Span
+    cite: str | None = None
+
+
+@dataclass
 class SettleStmt(Named):
     """`settle pairwise` or `settle against-banker` with its formulas."""
 
     scheme: str = ""
     clauses: list[SettleClause] = field(default_factory=list)
+    stakes: list[SettleStake] = field(default_factory=list)
     kind = "settlement"
 
 

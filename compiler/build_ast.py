@@ -359,11 +359,16 @@ class BuildAst(Transformer):
         return ast.SettleClause("pay", None, exprs[0], exprs[1] if len(exprs) > 1 else None, self.span(meta),
                                 self._cite(children))
 
+    def settle_stake(self, meta, children):
+        name = self._tokens(children, "NAME")[0]
+        return ast.SettleStake(str(name), self.span(meta), self.tspan(name), self._cite(children))
+
     def settle(self, meta, children):
         scheme = self._tokens(children, "SCHEME")[0]
         stmt = ast.SettleStmt(self.span(meta), name=str(scheme), name_span=self.tspan(scheme),
                               labels=self._labels(children), scheme=str(scheme), cite=self._cite(children))
         stmt.clauses = [c for c in children if isinstance(c, ast.SettleClause)]
+        stmt.stakes = [c for c in children if isinstance(c, ast.SettleStake)]
         return stmt
 
     def policy(self, meta, children):

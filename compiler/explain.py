@@ -58,8 +58,11 @@ def explain_table(game: Game, engine, table: dict) -> tuple[dict, str]:
     lines = []
     for seat, h in data["hands"].items():
         lines.append(f"{seat}: {h['type']} {h['points']}{' (wild)' if h.get('wild') else ''}")
-    if "base_bet" in data:
-        lines.append(f"base bet: {data['base_bet']}")
+    stake = game.settlement.stake if game.settlement is not None else None
+    for name in game.formulas:
+        if name in data:
+            what = f"base bet ({name})" if name == stake else name
+            lines.append(f"{what}: {data[name]}")
     if "order" in data:
         lines.append(f"order: {' > '.join(data['order'])}")
     for seat, who in data.get("results", {}).items():

@@ -20,7 +20,8 @@ def round_scope(game: Game, *, with_outcome: bool, with_events: bool = True) -> 
         "first2": Func((HAND,), CARDS, "{0}[:2]", "the hand's first two cards"),
         "third": Func((HAND,), CARD, "third({0})", "the hand's third card"),
         "value": Func((CARD,), NUM, "card_value({0})", "the card's value"),
-        "drew": Func((HAND,), BOOL, "(len({0}) > 2)", "whether the hand drew a card"),
+        "drew": Func((HAND,), BOOL, "(len({0}) > DEALT[{names[0]!r}])",
+                     "whether the hand drew a card after the deal"),
         "count": Func((f"{HAND}|{CARDS}",), NUM, "len({0})", "how many cards"),
         "same_rank": Func((f"{HAND}|{CARDS}",), BOOL, "same_rank({0})", "whether the cards are all of one rank"),
         **NUMERIC_FUNCS,
@@ -73,7 +74,7 @@ def settle_scope(game: Game, lets: list[str], *, with_result: bool) -> Scope:
 
 
 def table_scope(game: Game) -> Scope:
-    """Scope of a table formula (`let base_bet = …`): the seated players' coins."""
+    """Scope of a table formula (a top-level `let NAME = …`): the seated players' coins."""
     names = {
         "poorest": (NUM, "t.poorest"),
         "players": (NUM, "t.players"),

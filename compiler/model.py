@@ -190,7 +190,7 @@ class HandType(Item):
 
 @dataclass
 class Formula(Item):
-    """A named formula (`let base_bet = …`)."""
+    """A named table formula (`let NAME = …` at the top level of a spec)."""
 
     expr: ast.Expr | None = None
 
@@ -204,6 +204,12 @@ class Settlement:
     span: Span
     cite: str | None = None
     labels: Labels = field(default_factory=Labels)
+    stake_lines: list[ast.SettleStake] = field(default_factory=list)  # `each player stakes NAME`
+
+    @property
+    def stake(self) -> str | None:
+        """The table formula every player stakes against the banker (`each player stakes NAME`), if declared."""
+        return self.stake_lines[0].name if self.stake_lines else None
 
 
 @dataclass

@@ -297,7 +297,7 @@ class Resolver:
         elif isinstance(stmt, ast.SettleStmt):
             if self.singleton(stmt, "settle", g.settlement is not None, seen):
                 g.settlement = model.Settlement(stmt.scheme, stmt.clauses, stmt.span, stmt.cite,
-                                                self.labels(stmt.labels))
+                                                self.labels(stmt.labels), stmt.stakes)
         elif isinstance(stmt, ast.PolicyStmt):
             if self.singleton(stmt, "policy", g.policy_threshold is not None, seen):
                 g.policy_threshold = stmt.threshold

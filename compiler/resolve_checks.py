@@ -11,7 +11,7 @@ from collections.abc import Callable
 from . import ast, model
 from .diagnostics import Span
 from .game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
-from .scopes import BOOL, NUM, Checker
+from .scopes import BOOL, NUM, Checker, names_used
 
 TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
 
@@ -104,6 +104,41 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None]) -> No
         if pays != 1:
             err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
                 "add: pay min(a, b)")
+        check_settlement_roles(g, err)
+
+
+def check_settlement_roles(g: model.Game, err: Callable[..., None]) -> None:
+    """Every verdict names a role of the scheme, and the stake every player bets is declared, never guessed."""
+    s = g.settlement
+    assert s is not None
+    if s.scheme == "pairwise":
+        for cl in s.clauses:
+            if cl.kind in ("banker-wins", "player-wins"):
+                err("E0150", f"`{cl.kind}` has no role in a pairwise settlement: it has no banker", cl.span,
+                    "in `settle pairwise` the stronger hand wins; write `draw when …`, or use `settle against-banker`")
+    for line in s.stake_lines[1:]:
+        err("E0154", "a settle block declares its stake once", line.span, "keep one `each player stakes NAME` line")
+    used: set[str] = set()
+    for cl in s.clauses:
+        used |= names_used(cl.expr) | (names_used(cl.unless) if cl.unless is not None else set())
+    for f in g.formulas.values():
+        used |= names_used(f.expr)
+    if s.stake_lines:
+        line = s.stake_lines[0]
+        if s.scheme != "against-banker" or "stake()" in used:
+            err("E0152", "`each player stakes` conflicts with stakes read from the table", line.span,
+                "in `settle pairwise` each seat's stake comes from the table's \"stakes\"; remove this line"
+                if s.scheme == "pairwise" else
+                "the formulas read stake(…), so each seat's stake comes from the table's \"stakes\"; "
+                "remove this line, or stop reading stake(…)")
+        elif line.name not in g.formulas:
+            err("E0151", f"`{line.name}` is not a table formula", line.name_span,
+                f"define it at the top level: let {line.name} = …"
+                if not any(cl.kind == "let" and cl.name == line.name for cl in s.clauses)
+                else f"the stake is a top-level `let`; move `let {line.name} = …` out of the settle block")
+    elif s.scheme == "against-banker" and "stake()" not in used:
+        err("E0153", "the settlement never says what each player stakes against the banker", s.span,
+            "name the table formula of the stake: each player stakes NAME")
 
 
 def apply_tiebreaks(g: model.Game, stmts: list[ast.TiebreakStmt], err: Callable[..., None]) -> None:

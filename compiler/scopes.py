@@ -174,7 +174,8 @@ def to_python(e: ast.Expr, scope: Scope, constants: dict[Fraction, str]) -> str:
         if isinstance(x, ast.Call):
             f = scope.funcs[x.func]
             args = [go(a) for a in x.args]
-            return f.template.format(*args, args=", ".join(args))
+            names = [a.name if isinstance(a, ast.Name) else "" for a in x.args]  # checked identifiers
+            return f.template.format(*args, args=", ".join(args), names=names)
         if isinstance(x, ast.Binary):
             if x.op == "/":
                 return f"exact_div({go(x.left)}, {go(x.right)})"

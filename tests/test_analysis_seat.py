@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from compiler.analysis.seat import SeatAnalysis
+from compiler.analysis.seat import SeatAnalysis, stake_of
 from compiler.emit.engine import emit_engine
 from compiler.engine_loader import load_engine
 from compiler.resolve import Loader
@@ -29,7 +29,7 @@ def analysis(spec: str) -> SeatAnalysis:
     game, diags = Loader().load(str(ROOT / "spec" / f"{spec}.rules"))
     assert game is not None and not any(d.is_error for d in diags)
     engine = load_engine(emit_engine(game, f"spec/{spec}.rules"), f"seat_{spec}")
-    return SeatAnalysis(engine, game.policy_threshold)
+    return SeatAnalysis(engine, game.policy_threshold, stake_of(game))
 
 
 def hand_type(values: list[Fraction]) -> str:

@@ -109,17 +109,17 @@ def math_view(game: Game, lang: str = "en") -> dict | None:
 
 def seat_view(game: Game, lang: str = "en") -> dict:
     """The mathematics of a seat game: one hand under the spec's policy, thresholds, banker edge."""
-    from .seat import SeatAnalysis
+    from .seat import SeatAnalysis, stake_of
 
     digest, engine = engine_of(game)
 
     def compute() -> dict:
-        sa = SeatAnalysis(engine, game.policy_threshold)
+        sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game))
         t = game.policy_threshold
         table = [sa.one_hand(x) for x in sa.thresholds()]
         return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
 
-    a = cached("seat-analysis", f"{game.policy_threshold}\0{digest}", compute)
+    a = cached("seat-analysis", f"{game.policy_threshold}\0{stake_of(game)}\0{digest}", compute)
     _ = i18n.translations(lang).gettext
     t = dec(game.policy_threshold)
     labels = {ht.name: ht.label(lang) for ht in game.types}

@@ -23,15 +23,16 @@ from fractions import Fraction
 
 from .report import dec, pct
 
-UNIT_COINS = 10**9  # coins so large that no cap binds; the base bet is then a fixed amount
+UNIT_COINS = 10**9  # coins so large that no cap binds; the declared stake is then a fixed amount
 
 
 class SeatAnalysis:
     """Threshold-policy analysis of one seat game's engine."""
 
-    def __init__(self, engine, default_threshold: Fraction | None) -> None:
+    def __init__(self, engine, default_threshold: Fraction | None, stake: str | None = None) -> None:
         self.e = engine
         self.default = default_threshold
+        self.stake = stake  # the table formula each player stakes (the model's `each player stakes`), if any
         self.low, self.high = engine.HAND_SIZE
         groups: dict[tuple, list[str]] = {}
         for rank in tuple(engine.RANKS) + tuple(engine.JOKERS):
@@ -182,9 +183,15 @@ class SeatAnalysis:
             # the two representative hands may share a card; draw the player's from other copies
             request["hands"]["player"] = self.codes(tuple(b_ms) + tuple(p_ms))[len(b_ms):]
             out = self.e.settle_table(request)
-        base = Fraction(out.get("base_bet", 1))
+        # the unit: the declared stake formula's value, else the stake of 1 this request gives each seat
+        base = Fraction(out[self.stake]) if self.stake is not None else Fraction(1)
         net = Fraction(out["net"]["banker"]) / base
         return net, out["results"]["player"]
+
+
+def stake_of(game) -> str | None:
+    """The table formula every player stakes against the banker, as the spec declares it (or None)."""
+    return game.settlement.stake if game.settlement is not None else None
 
 
 def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
@@ -223,7 +230,7 @@ def cmd_seat(game, engine, args) -> int:
     if t is None:
         print("croupier: the spec states no `policy hit while total < T`; give --threshold", file=sys.stderr)
         return 2
-    sa = SeatAnalysis(engine, game.policy_threshold)
+    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game))
     data = {"game": game.name, **seat_report(sa, t)}
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))

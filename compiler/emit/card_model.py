@@ -210,6 +210,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         s = g.settlement
         view["settlement"] = {
             "scheme": s.scheme, "cite": s.cite or "", "label": s.labels.get(lang, ""),
+            "stake": s.stake or "", "stake_cite": (s.stake_lines[0].cite or "") if s.stake_lines else "",
             "clauses": [{"kind": c.kind, "name": c.name or "", "expr": expr_text(c.expr),
                          "unless": expr_text(c.unless) if c.unless is not None else "", "cite": c.cite or ""}
                         for c in s.clauses],

@@ -133,6 +133,7 @@ class EngineEmitter:
         if g.is_dealt_round:
             w.line(f"HANDS = {literal(tuple(g.hands))}")
             w.line(f"DEAL_ORDER = {literal(g.deal_order)}")
+            w.assign("DEALT", {h: g.deal_order.count(h) for h in g.hands})  # cards the deal gives each hand
             w.line(f"DEAL_RULE = {literal(rule_text('deal ' + ', '.join(g.deal_order), g.deal_cite))}")
             stand = rule_text("stand all when " + expr_text(g.stand_when), g.stand_cite) if g.stand_when else ""
             w.line(f"STAND_RULE = {literal(stand)}")

@@ -51,6 +51,7 @@ MODULUS = 10
 Q_1_2 = Fraction(1, 2)  # 0.5
 HANDS = ('player', 'banker')
 DEAL_ORDER = ('player', 'banker', 'player', 'banker')
+DEALT = {'player': 2, 'banker': 2}
 DEAL_RULE = 'deal player, banker, player, banker [000 §2]'
 STAND_RULE = 'stand all when natural [001]'
 OUTCOME_RULES = {
@@ -1212,13 +1213,13 @@ DRAW_BANKER_2_RULE = 'draw banker when drew(player) by total(banker) × value(th
 
 def decide_banker(r):
     """Whether banker draws: (rule, key, draws)."""
-    if (not (len(r.player) > 2)):
+    if (not (len(r.player) > DEALT['player'])):
         key = total(r.banker)
         draws = DRAW_BANKER_1.get(key)
         if draws is None:
             raise EngineError(f"the table {DRAW_BANKER_1_RULE!r} has no cell for {key}")
         return DRAW_BANKER_1_RULE, key, draws
-    if (len(r.player) > 2):
+    if (len(r.player) > DEALT['player']):
         key = (total(r.banker), card_value(third(r.player)))
         draws = DRAW_BANKER_2.get(key)
         if draws is None:
