@@ -75,15 +75,12 @@ def cmd_simulate(args) -> int:
         with progress_bar(args.shoes, enabled=sys.stdout.isatty() and not args.json) as advance, \
                 interrupt_flag() as interrupted:
             tally = sim.run(source, game.name, args.shoes, args.seed, workers,
-                            sink=log.write if log else None, progress=advance, stop=interrupted)
+                            sink=log.write if log else None, progress=advance,
+                            stop=lambda: interrupted() or (log is not None and log.error is not None))
     except BaseException:
-        if log is None:
-            raise
-        log.discard()
-        if log.error is None:
-            raise
-        print(f"croupier: cannot write the log {args.log}: {log.error.strerror or log.error}", file=sys.stderr)
-        return 1
+        if log is not None:
+            log.discard()
+        raise
     seconds = time.perf_counter() - start
     if log is not None:
         log.commit()
@@ -93,6 +90,10 @@ def cmd_simulate(args) -> int:
         if tally.shoes < args.shoes:
             report["interrupted"] = True
         print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else text_report(report))
+    if log is not None and log.error is not None:
+        print(f"croupier: cannot write the log {args.log}: {log.error.strerror or log.error}; "
+              f"stopped after {tally.shoes} of {args.shoes} shoes, the log is not kept", file=sys.stderr)
+        return 1
     if tally.shoes < args.shoes:
         held = f"shoes 0..{tally.shoes - 1}" if tally.shoes else "no shoe"
         where = f"the log holds {held}" if log else "the report covers them" if tally.shoes else "nothing to report"

@@ -147,21 +147,32 @@ class RoundLog:
         self.file = os.fdopen(fd, "w", encoding="utf-8")
 
     def write(self, text: str) -> None:
-        """Append whole lines (an OSError, such as a full disk, is kept in `error` and raised)."""
+        """Append whole lines. A failed write (a full disk) is kept in `error`, not raised, and
+        every later write is dropped: the run can stop cleanly and still report."""
+        if self.error is not None:
+            return
         try:
             self.file.write(text)
         except OSError as exc:
             self.error = exc
-            raise
 
     def commit(self) -> None:
-        """Close the log and put it in place."""
-        self.file.close()
-        if self.tmp is not None:
-            os.replace(self.tmp, self.path)
+        """Close the log and put it in place; after an error, discard it instead."""
+        if self.error is None:
+            try:
+                self.file.close()
+                if self.tmp is not None:
+                    os.replace(self.tmp, self.path)
+                return
+            except OSError as exc:
+                self.error = exc
+        self.discard()
 
     def discard(self) -> None:
         """Close and remove the unfinished log (the previous log at the path, if any, stays)."""
-        self.file.close()
-        if self.tmp is not None:
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self.tmp is not None and os.path.exists(self.tmp):
             os.unlink(self.tmp)

@@ -131,17 +131,17 @@ def chunks(shoes: int, size: int) -> Iterator[tuple[int, int]]:
 _WORKER: tuple = ()
 
 
-def _worker_init(source: str, name: str, seed: int, log: bool) -> None:
-    """Each worker keeps the run's engine source; the parent alone answers Ctrl-C."""
+def _worker_init(source: str, name: str, seed: int, log: bool, halt) -> None:
+    """Each worker keeps the run's engine source and its halt event; the parent alone answers Ctrl-C."""
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = (source, name, seed, log)
+    _WORKER = (source, name, seed, log, halt)
     _engine(source, name)
 
 
 def _worker_chunk(piece: tuple[int, int]) -> tuple[Tally, str]:
-    source, name, seed, log = _WORKER
-    return play_shoes(source, name, seed, piece[0], piece[1], log)
+    source, name, seed, log, halt = _WORKER
+    return play_shoes(source, name, seed, piece[0], piece[1], log, halt.is_set)
 
 
 def run(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
@@ -152,8 +152,9 @@ def run(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
     Pieces are made lazily and at most two per worker are in flight; results are merged
     as they arrive, in shoe order, and each piece's rounds (JSON Lines) go to `sink` in that
     order, so the log is the same for any number of workers and memory stays bounded for
-    any number of shoes. When `stop()` says yes the run ends early: the workers are
-    terminated and the tally (`Tally.shoes`) covers exactly the shoes 0..k-1 sent to `sink`.
+    any number of shoes. When `stop()` says yes the run ends early: the workers stop
+    before their next shoe, and the tally (`Tally.shoes` = k) covers exactly the shoes
+    0..k-1 sent to `sink`.
     """
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"workers must be between 1 and {MAX_WORKERS}")
@@ -175,23 +176,38 @@ def run(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
             if stopped():
                 break
         return total
-    pool = multiprocessing.get_context("fork").Pool(workers, _worker_init, (source, name, seed, log))
-    pending: deque = deque()
+    context = multiprocessing.get_context("fork")
+    halt = context.Event()
+    pool = context.Pool(workers, _worker_init, (source, name, seed, log, halt))
+    pending: deque = deque()  # (shoes asked, result), in shoe order
+
+    def submit(count: int) -> None:
+        for piece in itertools.islice(pieces, count):
+            pending.append((piece[1], pool.apply_async(_worker_chunk, (piece,))))
+
+    whole = True  # every piece merged so far was played in full: the tally is a prefix of the run
     try:
-        for piece in itertools.islice(pieces, 2 * workers):
-            pending.append(pool.apply_async(_worker_chunk, (piece,)))
-        while pending and not stopped():
-            if not pending[0].ready():
-                pending[0].wait(0.1)
+        submit(2 * workers)
+        while pending:
+            if not halt.is_set() and stopped():
+                halt.set()  # workers stop before their next shoe; what is in flight drains quickly
+            asked, result = pending[0]
+            if not result.ready():
+                result.wait(0.1)
                 continue
-            take(*pending.popleft().get())
-            for piece in itertools.islice(pieces, 1):
-                pending.append(pool.apply_async(_worker_chunk, (piece,)))
+            pending.popleft()
+            tally, text = result.get()
+            if whole:
+                take(tally, text)
+                whole = tally.shoes == asked
+            if not halt.is_set():
+                submit(1)
     finally:
-        if pending:
-            pool.terminate()
-        else:
-            pool.close()
+        # Never Pool.terminate(): it can deadlock on a worker that is sending a result.
+        halt.set()
+        for _, result in pending:
+            result.wait()
+        pool.close()
         pool.join()
     return total
 
