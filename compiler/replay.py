@@ -6,13 +6,17 @@ said: hands, totals, events, outcome, returns, valid bets, squeeze schedule.
 Replaying adjudicates each round again from its cards and bets and reports
 every field where the log and the engine disagree, by round number — the
 dispute check of source 003 (verify a round card by card against its number).
+A `RoundLog` writes such a log atomically while a long run streams into it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 # Fields that are the round's input, or notes about the shoe that one round cannot re-derive.
 INPUT_FIELDS = ("round", "cards", "bets", "room", "void", "shoe", "cut_card", "last")
@@ -115,3 +119,60 @@ def answer_and_log(engine, lines, write, log) -> None:
         if request.get("room") is not None:
             rec["room"] = request["room"]
         log.write(json.dumps(engine.table_round(rec).record(), ensure_ascii=False) + "\n")
+
+
+class RoundLog:
+    """A JSON Lines log opened before a run and written as the run goes.
+
+    The lines go to a temporary file beside the log, which replaces the log on
+    `commit` (after a finished or an interrupted run: the writer only ever hands
+    whole lines, so every line is complete) and is removed on `discard`. A path that
+    exists but is no regular file (a pipe, /dev/stdout) is written directly.
+    Opening raises OSError when the log cannot be written, before anything is run.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.tmp: str | None = None
+        self.error: OSError | None = None
+        if self.path.exists() and not self.path.is_file():
+            self.file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by commit/discard
+            return
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+        fd, self.tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".part")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(fd, 0o666 & ~umask)
+        self.file = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        """Append whole lines. A failed write (a full disk) is kept in `error`, not raised, and
+        every later write is dropped: the run can stop cleanly and still report."""
+        if self.error is not None:
+            return
+        try:
+            self.file.write(text)
+        except OSError as exc:
+            self.error = exc
+
+    def commit(self) -> None:
+        """Close the log and put it in place; after an error, discard it instead."""
+        if self.error is None:
+            try:
+                self.file.close()
+                if self.tmp is not None:
+                    os.replace(self.tmp, self.path)
+                return
+            except OSError as exc:
+                self.error = exc
+        self.discard()
+
+    def discard(self) -> None:
+        """Close and remove the unfinished log (the previous log at the path, if any, stays)."""
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self.tmp is not None and os.path.exists(self.tmp):
+            os.unlink(self.tmp)

@@ -10,16 +10,21 @@ of rounds within a shoe is accounted for.
 
 from __future__ import annotations
 
+import itertools
+import json
 import multiprocessing
-from collections import Counter
+import signal
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from .engine_loader import load_engine
+from .engine_loader import load_engine, source_digest
 
 Z95 = Decimal("1.959963984540054")
-_ENGINES: dict[str, object] = {}
+MAX_WORKERS = 64  # more processes than this only costs memory: the run refuses them
+_ENGINES: dict[str, object] = {}  # engine source digest -> loaded engine, in this process
 
 
 def shoe_seed(seed: int, index: int) -> str:
@@ -54,20 +59,32 @@ class Tally:
 
 
 def _engine(source: str, name: str):
-    engine = _ENGINES.get(name)
+    """The loaded engine of this exact source text (never looked up by game name: a changed
+    spec keeps its name but not its source)."""
+    key = source_digest(source)
+    engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[name] = load_engine(source, f"sim_{name}")
+        if len(_ENGINES) >= 8:
+            _ENGINES.clear()
+        engine = _ENGINES[key] = load_engine(source, f"sim_{name}")
     return engine
 
 
-def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False):
-    """Play shoes first..first+count-1; return (Tally, JSON records when `log`)."""
+def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False,
+               stop: Callable[[], bool] | None = None) -> tuple[Tally, str]:
+    """Play shoes first..first+count-1; return (Tally, their rounds as JSON Lines when `log`).
+
+    `stop()` is asked before each shoe; when it says yes the shoes played so far are returned
+    (`Tally.shoes` says how many).
+    """
     engine = _engine(source, name)
     bets = {bet: {bet: 1} for bet in engine.BETS}
     tally = Tally()
-    records = []
+    lines: list[str] = []
     counts = {bet: {} for bet in bets}
     for index in range(first, first + count):
+        if stop is not None and stop():
+            break
         table = engine.Table(shoe_seed(seed, index))
         shoe_counts = {bet: {} for bet in bets}
         outcomes = tally.outcomes
@@ -82,7 +99,7 @@ def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: b
             if log:
                 rec = tr.record()
                 rec["shoe"] = index
-                records.append(rec)
+                lines.append(json.dumps(rec, ensure_ascii=False) + "\n")
         tally.shoes += 1
         tally.rounds += n
         tally.rounds_sq += n * n
@@ -97,42 +114,110 @@ def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: b
             for v, k in c.items():
                 total[v] = total.get(v, 0) + k
     tally.returns = {bet: Counter(c) for bet, c in counts.items()}
-    return tally, records
+    return tally, "".join(lines)
 
 
-def _chunk(args):
-    return play_shoes(*args)
+def chunk_size(shoes: int, workers: int, log: bool) -> int:
+    """Shoes per piece: small enough to show progress and balance the cores, and with a log
+    small enough that the pieces in flight hold little text (a shoe logs about 70 kB)."""
+    return max(1, min(8 if log else 250, shoes // (workers * 8) or 1))
 
 
-def chunks(shoes: int, workers: int) -> list[tuple[int, int]]:
-    """(first, count) pieces of the run, small enough to show progress and balance the cores."""
-    size = max(1, min(250, shoes // (workers * 8) or 1))
-    return [(i, min(size, shoes - i)) for i in range(0, shoes, size)]
+def chunks(shoes: int, size: int) -> Iterator[tuple[int, int]]:
+    """(first, count) pieces of the run, made lazily: a run of 10⁹ shoes builds no list."""
+    return ((first, min(size, shoes - first)) for first in range(0, shoes, size))
+
+
+_WORKER: tuple = ()
+
+
+def _worker_init(source: str, name: str, seed: int, log: bool, halt) -> None:
+    """Each worker keeps the run's engine source and its halt event; the parent alone answers Ctrl-C."""
+    global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER = (source, name, seed, log, halt)
+    _engine(source, name)
+
+
+def _worker_chunk(piece: tuple[int, int]) -> tuple[Tally, str]:
+    source, name, seed, log, halt = _WORKER
+    return play_shoes(source, name, seed, piece[0], piece[1], log, halt.is_set)
+
+
+def run(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
+        sink: Callable[[str], object] | None = None, progress: Callable[[int], object] | None = None,
+        stop: Callable[[], bool] | None = None) -> Tally:
+    """Play shoes 0..shoes-1 on `workers` processes and return their merged tally.
+
+    Pieces are made lazily and at most two per worker are in flight; results are merged
+    as they arrive, in shoe order, and each piece's rounds (JSON Lines) go to `sink` in that
+    order, so the log is the same for any number of workers and memory stays bounded for
+    any number of shoes. When `stop()` says yes the run ends early: the workers stop
+    before their next shoe, and the tally (`Tally.shoes` = k) covers exactly the shoes
+    0..k-1 sent to `sink`.
+    """
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be between 1 and {MAX_WORKERS}")
+    log = sink is not None
+    stopped = stop or (lambda: False)
+    total = Tally()
+    pieces = chunks(shoes, chunk_size(shoes, workers, log))
+
+    def take(tally: Tally, text: str) -> None:
+        total.add(tally)
+        if log and text:
+            sink(text)
+        if progress is not None:
+            progress(total.shoes)
+
+    if workers == 1:
+        for first, count in pieces:
+            take(*play_shoes(source, name, seed, first, count, log, stopped))
+            if stopped():
+                break
+        return total
+    context = multiprocessing.get_context("fork")
+    halt = context.Event()
+    pool = context.Pool(workers, _worker_init, (source, name, seed, log, halt))
+    pending: deque = deque()  # (shoes asked, result), in shoe order
+
+    def submit(count: int) -> None:
+        for piece in itertools.islice(pieces, count):
+            pending.append((piece[1], pool.apply_async(_worker_chunk, (piece,))))
+
+    whole = True  # every piece merged so far was played in full: the tally is a prefix of the run
+    try:
+        submit(2 * workers)
+        while pending:
+            if not halt.is_set() and stopped():
+                halt.set()  # workers stop before their next shoe; what is in flight drains quickly
+            asked, result = pending[0]
+            if not result.ready():
+                result.wait(0.1)
+                continue
+            pending.popleft()
+            tally, text = result.get()
+            if whole:
+                take(tally, text)
+                whole = tally.shoes == asked
+            if not halt.is_set():
+                submit(1)
+    finally:
+        # Never Pool.terminate(): it can deadlock on a worker that is sending a result.
+        halt.set()
+        for _, result in pending:
+            result.wait()
+        pool.close()
+        pool.join()
+    return total
 
 
 def simulate(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
              log: bool = False, progress=None) -> tuple[Tally, list]:
-    """Play `shoes` shoes on `workers` processes; `progress(shoes_done)` is called as pieces finish."""
-    total = Tally()
-    records: list = []
-    jobs = [(source, name, seed, first, count, log) for first, count in chunks(shoes, workers)]
-    if workers <= 1:
-        results = map(_chunk, jobs)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        results = pool.imap(_chunk, jobs)
-    try:
-        for tally, recs in results:
-            total.add(tally)
-            records.extend(recs)
-            if progress is not None:
-                progress(total.shoes)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    return total, records
+    """`run` with the round records kept in a list (for tests and small runs)."""
+    texts: list[str] = []
+    tally = run(source, name, shoes, seed, workers, texts.append if log else None, progress)
+    return tally, [json.loads(line) for text in texts for line in text.splitlines()]
 
 
 def sqrt_decimal(x: Fraction) -> Decimal:
@@ -141,13 +226,17 @@ def sqrt_decimal(x: Fraction) -> Decimal:
         return (Decimal(x.numerator) / Decimal(x.denominator)).sqrt()
 
 
-def estimate(tally: Tally, bet: str) -> tuple[Fraction, Decimal]:
-    """The mean net return per unit staked on `bet` and the half-width of its 95 % interval."""
+def estimate(tally: Tally, bet: str) -> tuple[Fraction, Decimal | None]:
+    """The mean net return per unit staked on `bet` and the half-width of its 95 % interval.
+
+    The interval needs at least two shoes (one shoe is one sample of the ratio
+    estimator): with fewer the half-width is None. The tally must hold a round.
+    """
     s, s2, sn = (Fraction(v) for v in tally.net[bet])
     n, n2, k = tally.rounds, tally.rounds_sq, tally.shoes
     mean = s / n
     if k < 2:
-        return mean, Decimal("Infinity")
+        return mean, None
     resid = s2 - 2 * mean * sn + mean * mean * n2  # Σ (S_i - mean·n_i)²
     var = resid / (k - 1) / k / (Fraction(n, k) ** 2)
     return mean, Z95 * sqrt_decimal(var)
@@ -179,11 +268,16 @@ def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
         p, h = proportion(count, tally.rounds)
         out["outcomes"][name] = {"count": count, "frequency": dec(p), "ci95": [dec(p - Fraction(h)), dec(p + Fraction(h))]}
     for bet in bets:
+        if not tally.rounds:
+            out["bets"][bet] = {"net_per_unit": None, "ci95": None}
+            continue
         mean, h = estimate(tally, bet)
-        lo, hi = mean - Fraction(h), mean + Fraction(h)
-        row = {"net_per_unit": dec(mean), "ci95": [dec(lo), dec(hi)]}
+        row: dict = {"net_per_unit": dec(mean), "ci95": None}
+        if h is not None:
+            lo, hi = mean - Fraction(h), mean + Fraction(h)
+            row["ci95"] = [dec(lo), dec(hi)]
         if exact and bet in exact:
             row["exact"] = dec(exact[bet])
-            row["exact_in_ci"] = bool(lo <= exact[bet] <= hi)
+            row["exact_in_ci"] = None if h is None else bool(lo <= exact[bet] <= hi)
         out["bets"][bet] = row
     return out

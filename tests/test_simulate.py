@@ -69,3 +69,39 @@ def test_cli_json_report_and_log(tmp_path, capsys):
     assert len(lines) == report["rounds"]
     assert main(["play", str(BACCARAT), "--replay", str(log)]) == 0
     assert main(["simulate", str(BACCARAT), "--shoes", "0"]) == 2
+
+
+def test_log_is_the_same_for_any_number_of_workers(source):
+    name, src, _ = source
+    logs = []
+    for workers in (1, 2):
+        texts: list[str] = []
+        tally = sim.run(src, name, 5, seed=3, workers=workers, sink=texts.append)
+        logs.append("".join(texts))
+        assert len(logs[-1].splitlines()) == tally.rounds
+    assert logs[0] == logs[1]
+    shoes = [json.loads(line)["shoe"] for line in logs[0].splitlines()]
+    assert shoes == sorted(shoes) and set(shoes) == set(range(5))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stopped_run_holds_exactly_its_first_shoes(source, workers):
+    name, src, _ = source
+    seen: list[int] = []
+    texts: list[str] = []
+    tally = sim.run(src, name, 40, seed=4, workers=workers, sink=texts.append,
+                    progress=seen.append, stop=lambda: len(seen) >= 2)
+    assert 1 <= tally.shoes < 40
+    again, records = sim.simulate(src, name, tally.shoes, seed=4, log=True)
+    assert tally == again
+    assert [json.loads(line) for text in texts for line in text.splitlines()] == records
+
+
+def test_one_shoe_has_an_estimate_but_no_interval(source):
+    name, src, engine = source
+    tally, _ = sim.simulate(src, name, 1, seed=1)
+    mean, half = sim.estimate(tally, "banker")
+    assert half is None and mean == Fraction(tally.net["banker"][0], tally.rounds)
+    report = sim.summary(tally, list(engine.BETS), {"banker": Fraction(-1, 100)})
+    assert report["bets"]["banker"]["ci95"] is None and report["bets"]["banker"]["exact_in_ci"] is None
+    assert sim.summary(sim.Tally(), ["banker"])["bets"]["banker"] == {"net_per_unit": None, "ci95": None}
