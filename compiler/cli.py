@@ -60,7 +60,8 @@ def cmd_build(args) -> int:
         return 1
     for rel in removed:
         print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
-    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {out}")
+    shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
+    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
     return 0
 
 

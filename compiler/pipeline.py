@@ -82,6 +82,12 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     return results, loader
 
 
+def encoded(text: str) -> bytes:
+    """An artefact's bytes: UTF-8, with any undecodable byte of a file name (a lone surrogate)
+    written as its backslash escape rather than failing the build."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> tuple[list[Path], list[str]]:
     """Write every artefact whole (see `outputs`), record them in the output folder's manifest and,
     for a full build, delete the files an earlier build wrote that no spec writes now.
@@ -93,7 +99,7 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
     for r in results:
         for rel, text in sorted(r.artefacts.items()):
             target = out / rel
-            write_if_changed(target, text.encode("utf-8"))
+            write_if_changed(target, encoded(text))
             written.append(target)
     removed: list[str] = []
     if full:
@@ -113,7 +119,7 @@ def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
     expected: dict[str, bytes] = {}
     for r in results:
         for rel, text in sorted(r.artefacts.items()):
-            expected[rel] = text.encode("utf-8")
+            expected[rel] = encoded(text)
     if full:
         expected[MANIFEST] = manifest_text(k for k in expected).encode("utf-8")
     for rel, data in expected.items():
