@@ -280,3 +280,17 @@ def test_a_build_killed_while_writing_leaves_the_old_file_whole(tmp_path):
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == -9, proc.stderr
     assert engine.read_bytes() == b"# the old engine\n" * 100
+
+
+def test_write_atomic_replaces_a_link_instead_of_writing_through_it_and_fits_long_names(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"keep\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "engine.py").symlink_to(outside)
+    outputs.write_if_changed(out / "engine.py", b"new\n")
+    assert outside.read_bytes() == b"keep\n"
+    assert not (out / "engine.py").is_symlink() and (out / "engine.py").read_bytes() == b"new\n"
+    long_name = out / ("n" * 250 + ".md")
+    outputs.write_atomic(long_name, b"x\n")
+    assert long_name.read_bytes() == b"x\n" and no_temporary_files(out)
