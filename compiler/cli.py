@@ -49,12 +49,19 @@ def cmd_build(args) -> int:
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         return 1
     out = Path(args.out) if args.out else ROOT / "generated"
-    written = pipeline.write_artefacts(results, out)
-    if full and not args.out:
-        for problem in pipeline.stale(results, out, full=True):
-            if problem.endswith("no spec writes this file"):
-                Path(problem.split(":")[0]).unlink()
-    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {out}")
+    from .outputs import OutputError
+
+    try:
+        written, removed = pipeline.write_artefacts(results, out, full)
+    except OutputError as exc:
+        print(f"croupier: {exc}", file=sys.stderr)
+        print("croupier: build stopped; every file is whole (as before or as built); fix this and build again",
+              file=sys.stderr)
+        return 1
+    for rel in removed:
+        print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
+    shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
+    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
     return 0
 
 

@@ -1,8 +1,9 @@
 """The pipeline: spec file → model → checks → artefacts; and build/check over a tree.
 
 `compile_spec` runs one spec through every phase and returns its artefacts as
-text (path relative to the output folder → content). `build` writes them;
-`stale` compares them with what is on disk, byte for byte.
+text (path relative to the output folder → content). `write_artefacts` writes
+them (whole files, a manifest, see `outputs`); `stale` compares them with what is
+on disk, byte for byte.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .emit.engine import emit_engine
 from .engine_loader import load_engine
 from .i18n import CARD_LANGS as I18N_CARD_LANGS
 from .model import Game
+from .outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
 from .paths import ROOT, display_path  # noqa: F401 - re-exported for callers
 from .resolve import Loader
 
@@ -80,34 +82,56 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     return results, loader
 
 
-def write_artefacts(results: list[Compiled], out: Path) -> list[Path]:
-    """Write every artefact; return the paths written."""
+def encoded(text: str) -> bytes:
+    """An artefact's bytes: UTF-8, with any undecodable byte of a file name (a lone surrogate)
+    written as its backslash escape rather than failing the build."""
+    return text.encode("utf-8", "backslashreplace")
+
+
+def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> tuple[list[Path], list[str]]:
+    """Write every artefact whole (see `outputs`), record them in the output folder's manifest and,
+    for a full build, delete the files an earlier build wrote that no spec writes now.
+
+    Returns (paths written or already up to date, relative paths removed). Raises OutputError.
+    """
     written = []
+    rels = sorted(rel for r in results for rel in r.artefacts)
     for r in results:
         for rel, text in sorted(r.artefacts.items()):
             target = out / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if not target.exists() or target.read_bytes() != text.encode("utf-8"):
-                target.write_bytes(text.encode("utf-8"))
+            write_if_changed(target, encoded(text))
             written.append(target)
-    return written
+    removed: list[str] = []
+    if full:
+        removed = prune(out, rels)
+        listed = rels
+    else:
+        listed = sorted(set(rels) | set(read_manifest(out) or []))
+    write_if_changed(out / MANIFEST, manifest_text(listed).encode("utf-8"))
+    return written, removed
 
 
 def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
-    """Artefacts whose file differs from what `build` would write (and, for a full
-    build, generated files that no spec would write)."""
+    """Artefacts whose file differs from what `build` would write; for a full build, also the
+    manifest and the files an earlier build wrote that no spec writes now. A file no build
+    wrote (notes, .gitkeep, caches) is never stale."""
     problems = []
-    expected = set()
+    expected: dict[str, bytes] = {}
     for r in results:
         for rel, text in sorted(r.artefacts.items()):
-            target = out / rel
-            expected.add(target.resolve())
+            expected[rel] = encoded(text)
+    if full:
+        expected[MANIFEST] = manifest_text(k for k in expected).encode("utf-8")
+    for rel, data in expected.items():
+        target = out / rel
+        try:
             if not target.exists():
                 problems.append(f"{target}: missing")
-            elif target.read_bytes() != text.encode("utf-8"):
+            elif target.read_bytes() != data:
                 problems.append(f"{target}: differs from what `croupier build` writes")
-    if full and out.is_dir():
-        for f in sorted(out.rglob("*")):
-            if f.is_file() and "__pycache__" not in f.parts and f.resolve() not in expected:
-                problems.append(f"{f}: no spec writes this file")
+        except OSError as exc:
+            problems.append(f"{target}: cannot be read ({exc.strerror or exc})")
+    if full:
+        for rel in leftovers(out, expected):
+            problems.append(f"{out / rel}: an earlier build wrote this file and no spec writes it now")
     return problems

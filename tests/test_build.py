@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import shutil
 import subprocess
@@ -121,10 +122,22 @@ def test_check_fails_on_a_missing_or_extra_generated_file(repo_copy):
         assert croupier(repo_copy, "check").returncode != 0
     finally:
         card.write_bytes(original)
+    # a file an earlier build listed in its manifest, and no spec writes now, is stale;
+    # a file no build wrote (notes) is not
+    manifest = repo_copy / "generated" / ".croupier-manifest.json"
+    listed = manifest.read_bytes()
+    data = json.loads(listed)
+    data["files"].append("engines/by_hand.py")
+    manifest.write_text(json.dumps(data), encoding="utf-8")
     extra = repo_copy / "generated" / "engines" / "by_hand.py"
-    extra.write_text("# not from any spec\n", encoding="utf-8")
+    extra.write_text("# from a spec since removed\n", encoding="utf-8")
+    notes = repo_copy / "generated" / "NOTES.md"
+    notes.write_text("notes\n", encoding="utf-8")
     try:
         proc = croupier(repo_copy, "check")
         assert proc.returncode != 0 and "by_hand.py" in proc.stderr
+        assert "NOTES.md" not in proc.stderr
     finally:
         extra.unlink()
+        notes.unlink()
+        manifest.write_bytes(listed)

@@ -1,4 +1,9 @@
-"""A small writer of Python source: lines, indentation, safe literals and comments."""
+"""A small writer of Python source: lines, indentation, safe literals and comments.
+
+Text from a spec or from a file name reaches generated Python in exactly two ways:
+as a string constant through `literal` (Python's own `repr`), or as prose in a
+comment or docstring through `safe_text`. No emitter pastes such text any other way.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,22 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 
-def safe_comment(text: str) -> str:
-    """Text made safe for one comment line: no line breaks or control characters."""
-    return "".join(" " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch for ch in text).strip()
+def safe_text(text: str) -> str:
+    """Text made inert for a comment line or a triple-quoted docstring: every control, format,
+    surrogate or separator character (line breaks included) becomes a space, a double quote
+    becomes a single one and a backslash a slash, so the text can neither end the comment's
+    line nor close or escape out of the docstring it sits in."""
+    out = []
+    for ch in str(text):
+        if ch == '"':
+            out.append("'")
+        elif ch == "\\":
+            out.append("/")
+        elif ch != " " and unicodedata.category(ch)[0] in "CZ":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out).strip()
 
 
 def literal(value) -> str:
@@ -52,7 +70,12 @@ class PyWriter:
         self.line("}")
 
     def comment(self, text: str) -> None:
-        self.line("# " + safe_comment(text))
+        """One comment line holding `text` (made inert by `safe_text`)."""
+        self.line("# " + safe_text(text))
+
+    def docstring(self, text: str) -> None:
+        """A one-line docstring holding `text` (made inert by `safe_text`)."""
+        self.line(f'"""{safe_text(text)}"""')
 
     def blank(self, n: int = 1) -> None:
         for _ in range(n):

@@ -52,7 +52,7 @@ def table_functions(game: Game, w: PyWriter, py) -> None:
     pushing = [b for b in game.bets.values() if b.pushes]
     for b in pushing:
         with w.block(f"def pushed_{b.name}(r):"):
-            w.line(f'"""Whether a stake on {b.name} comes back by its push rule."""')
+            w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
             for win in b.wins:
                 with w.block(f"if {py(win.when, bs)}:"):
                     w.line("return False")

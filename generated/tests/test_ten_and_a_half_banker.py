@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-ENGINE_PATH = Path(__file__).resolve().parent.parent / "engines" / "ten_and_a_half_banker.py"
+ENGINE_PATH = Path(__file__).resolve().parent.parent / "engines" / 'ten_and_a_half_banker.py'
 
 
 def load_engine():
-    spec = importlib.util.spec_from_file_location("croupier_conformance_ten_and_a_half_banker", ENGINE_PATH)
+    spec = importlib.util.spec_from_file_location('croupier_conformance_ten_and_a_half_banker', ENGINE_PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

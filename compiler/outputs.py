@@ -1,0 +1,176 @@
+"""Writing the build's outputs: whole files only, and a manifest of what the build wrote.
+
+Every file the compiler writes goes through `write_atomic`: the bytes go to a
+temporary file in the same folder, are flushed and synced, and then replace the
+target in one `os.replace`. A killed build or a full disk leaves each file either
+as it was or as it should be, never cut short; an I/O failure becomes an
+`OutputError` naming the path, for the command to report without a traceback.
+
+The manifest (`.croupier-manifest.json` in the output folder) lists, as relative
+POSIX paths, the files the last build wrote. It is the only thing `prune` reads:
+a file is deleted only when an earlier build listed it and no spec writes it now.
+Entries are handled as paths, never split as text; an entry that leaves the
+output folder, or reaches its file through a symbolic link, is never deleted.
+With no manifest (or an unreadable one) nothing is deleted.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import secrets
+import stat
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+
+MANIFEST = ".croupier-manifest.json"
+MANIFEST_FORMAT = 1
+
+
+class OutputError(Exception):
+    """An output file could not be written or removed: the path and the system's reason."""
+
+    def __init__(self, path: Path | str, action: str, exc: OSError) -> None:
+        self.path = str(path)
+        self.reason = exc.strerror or str(exc)
+        super().__init__(f"cannot {action} {self.path}: {self.reason}")
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` whole or not at all (temporary file, fsync, `os.replace`).
+
+    Raises OutputError (with nothing left behind) when the folder or the file cannot be written.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(path.parent, "create the folder", exc) from None
+    tmp = path.parent / f".{path.name[:64]}.{secrets.token_hex(6)}.tmp"  # short: a long name still fits
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as exc:
+        raise OutputError(path, "write", exc) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise OutputError(path, "write", exc) from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    _sync_folder(path.parent)
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write `path` atomically unless it already holds exactly `data`; whether it was written."""
+    try:
+        if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
+            return False
+    except OSError as exc:
+        raise OutputError(path, "read", exc) from None
+    write_atomic(path, data)
+    return True
+
+
+def _remove_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename durable (best effort: not every system can sync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ---- the manifest ------------------------------------------------------------------------
+
+def manifest_text(paths: Iterable[str]) -> str:
+    """The manifest listing `paths` (relative, POSIX), sorted, one per line: reproducible bytes."""
+    return json.dumps({"format": MANIFEST_FORMAT, "written by": "croupier build", "files": sorted(set(paths))},
+                      indent=1, ensure_ascii=False) + "\n"
+
+
+def read_manifest(out: Path) -> list[str] | None:
+    """The relative paths the last build into `out` listed; None when there is no usable manifest."""
+    path = out / MANIFEST
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), list):
+        return None
+    files = data["files"]
+    return [f for f in files if isinstance(f, str)]
+
+
+def inside(out: Path, rel: str) -> Path | None:
+    """The file `rel` names inside `out`, or None when it is not a plain relative path to a
+    regular file reached without any symbolic link and staying inside `out`."""
+    if not rel or "\0" in rel or "\\" in rel:
+        return None
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or any(part in ("", ".", "..") for part in pure.parts) or rel != pure.as_posix():
+        return None
+    if pure.name == MANIFEST:
+        return None
+    target = out.joinpath(*pure.parts)
+    step = out
+    for part in pure.parts:
+        step = step / part
+        try:
+            mode = os.lstat(step).st_mode
+        except OSError:
+            return None
+        if stat.S_ISLNK(mode):
+            return None
+    if not stat.S_ISREG(mode):
+        return None
+    try:
+        target.resolve(strict=True).relative_to(out.resolve(strict=True))
+    except (OSError, ValueError):
+        return None
+    return target
+
+
+def leftovers(out: Path, keep: Iterable[str]) -> list[str]:
+    """Files the last build listed that are not in `keep` and may safely be deleted (relative paths)."""
+    listed = read_manifest(out) or []
+    kept = set(keep)
+    return sorted(rel for rel in set(listed) - kept if inside(out, rel) is not None)
+
+
+def prune(out: Path, keep: Iterable[str]) -> list[str]:
+    """Delete the files an earlier build wrote that no spec writes now; return their relative paths."""
+    removed = []
+    for rel in leftovers(out, keep):
+        target = inside(out, rel)
+        if target is None:
+            continue
+        try:
+            target.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if exc.errno == errno.ENOENT:
+                continue
+            raise OutputError(target, "remove", exc) from None
+        removed.append(rel)
+    return removed
