@@ -118,6 +118,9 @@ def cmd_play(args) -> int:
                 return 2
             data, text = explain_hand(game, engine, args.hand)
         elif args.table is not None:
+            if not game.is_seat_game:
+                print("croupier: --table is for seat games; use --cards or --jsonl", file=sys.stderr)
+                return 2
             data, text = explain_table(game, engine, engine.read_json(args.table))
         elif args.cards is not None:
             if not game.is_dealt_round:
