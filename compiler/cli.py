@@ -110,6 +110,8 @@ def cmd_play(args) -> int:
     if args.replay:
         return cmd_replay(engine, args.replay)
     if args.jsonl:
+        if hasattr(sys.stdin, "reconfigure"):
+            sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
         if args.log:
             with open(args.log, "w", encoding="utf-8") as log:
                 answer_and_log(engine, sys.stdin, sys.stdout.write, log)
@@ -123,7 +125,10 @@ def cmd_play(args) -> int:
                 return 2
             data, text = explain_hand(game, engine, args.hand)
         elif args.table is not None:
-            data, text = explain_table(game, engine, json.loads(args.table))
+            if not game.is_seat_game:
+                print("croupier: --table is for seat games; use --cards or --jsonl", file=sys.stderr)
+                return 2
+            data, text = explain_table(game, engine, engine.read_json(args.table))
         elif args.cards is not None:
             if not game.is_dealt_round:
                 print("croupier: --cards is for dealt-round games; use --hand or --table", file=sys.stderr)
@@ -137,16 +142,19 @@ def cmd_play(args) -> int:
             print("croupier: play needs --cards, --hand, --table or --jsonl", file=sys.stderr)
             return 2
     except engine.EngineError as exc:
-        if args.json:
-            print(json.dumps({"error": str(exc)}, ensure_ascii=False))
-        else:
-            print(f"croupier: {exc}", file=sys.stderr)
-        return 1
-    except json.JSONDecodeError as exc:
-        print(f"croupier: --table is not JSON: {exc}", file=sys.stderr)
-        return 1
+        return _play_error(args, str(exc))
+    except Exception as exc:  # last resort: an unforeseen exception is reported, never a traceback
+        return _play_error(args, engine.internal_error(exc)["error"])
     print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else text)
     return 0
+
+
+def _play_error(args, message: str) -> int:
+    if args.json:
+        print(json.dumps({"error": message}))
+    else:
+        print(f"croupier: {message}", file=sys.stderr)
+    return 1
 
 
 def cmd_replay(engine, path: str) -> int:
@@ -154,7 +162,7 @@ def cmd_replay(engine, path: str) -> int:
     from .replay import replay_lines
 
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8", errors="replace") as f:
             checked, problems = replay_lines(engine, f)
     except OSError as exc:
         print(f"croupier: cannot read {path}: {exc.strerror}", file=sys.stderr)

@@ -45,7 +45,7 @@ def explain_hand(game: Game, engine, hand: str) -> tuple[dict, str]:
     data = engine.adjudicate({"hand": hand})
     text = [f"hand {' '.join(engine.parse_cards(hand))}: {data['type']} ({data['label']}), points {data['points']}"]
     if data.get("substitution"):
-        subs = ", ".join(f"{k} as {v}" for k, v in data["substitution"].items())
+        subs = ", ".join(f"{code} as {rank} (card {pos + 1})" for pos, code, rank in engine.evaluate(hand).substitution)
         text.append(f"wild substitution: {subs}")
     elif data.get("wild"):
         text.append("holds a wild card")

@@ -69,39 +69,54 @@ def differences(logged, actual, path: str) -> list[str]:
 
 
 def replay_lines(engine, lines) -> tuple[int, list[str]]:
-    """Adjudicate every logged round again; return (rounds checked, mismatches)."""
+    """Adjudicate every logged round again; return (rounds checked, mismatches).
+
+    One line's problem, even an unforeseen exception, is reported for that line and the replay goes on.
+    """
     checked, problems, seen = 0, [], set()
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        found: list[str] = []
         try:
-            rec = json.loads(line, parse_float=Decimal)
-        except ValueError as exc:
-            problems.append(f"line {lineno}: not JSON: {exc}")
-            continue
-        if not isinstance(rec, dict):
-            problems.append(f"line {lineno}: a round record is a JSON object")
-            continue
-        label = f"round {rec.get('round')}" + (f" of shoe {rec['shoe']}" if "shoe" in rec else "")
-        where = f"line {lineno}, {label}"
-        key = (shown(rec.get("shoe")), shown(rec.get("round")))
-        if rec.get("round") is None:
-            problems.append(f"{where}: the record has no round number")
-        elif key in seen:
-            problems.append(f"{where}: this round number appears twice")
-        seen.add(key)
-        try:
-            expected = engine.table_round(rec).record()
+            checked += replay_line(engine, line, f"line {lineno}", seen, found)
         except engine.EngineError as exc:
-            problems.append(f"{where}: cannot adjudicate: {exc}")
-            continue
-        checked += 1
-        if norm(rec.get("cards")) != norm(expected["cards"]):
-            problems.extend(f"{where}: {d}" for d in differences(rec.get("cards"), expected["cards"], "cards"))
-        logged = {k: v for k, v in rec.items() if k not in INPUT_FIELDS}
-        answer = {k: v for k, v in expected.items() if k not in INPUT_FIELDS}
-        problems.extend(f"{where}: {d}" for d in differences(logged, answer, "round"))
+            found.append(f"line {lineno}: {exc}")
+        except Exception as exc:  # last resort: one line's problem, never the end of the replay
+            found.append(f"line {lineno}: {engine.internal_error(exc)['error']}")
+        problems.extend(printable(p) for p in found)
     return checked, problems
+
+
+def printable(text: str) -> str:
+    """A problem line that any UTF-8 output can take (a lone surrogate is shown as its escape)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def replay_line(engine, line: str, where: str, seen: set, problems: list[str]) -> bool:
+    """Append the mismatches of one logged round to `problems`; whether it could be adjudicated."""
+    rec = engine.read_json(line)
+    if not isinstance(rec, dict):
+        raise engine.EngineError("a round record is a JSON object")
+    label = f"round {shown(rec.get('round'))}" + (f" of shoe {shown(rec['shoe'])}" if "shoe" in rec else "")
+    where = f"{where}, {label}"
+    key = (shown(rec.get("shoe")), shown(rec.get("round")))
+    if rec.get("round") is None:
+        problems.append(f"{where}: the record has no round number")
+    elif key in seen:
+        problems.append(f"{where}: this round number appears twice")
+    seen.add(key)
+    try:
+        expected = engine.table_round(rec).record()
+    except engine.EngineError as exc:
+        problems.append(f"{where}: cannot adjudicate: {exc}")
+        return False
+    if norm(rec.get("cards")) != norm(expected["cards"]):
+        problems.extend(f"{where}: {d}" for d in differences(rec.get("cards"), expected["cards"], "cards"))
+    logged = {k: v for k, v in rec.items() if k not in INPUT_FIELDS}
+    answer = {k: v for k, v in expected.items() if k not in INPUT_FIELDS}
+    problems.extend(f"{where}: {d}" for d in differences(logged, answer, "round"))
+    return True
 
 
 def answer_and_log(engine, lines, write, log) -> None:
@@ -113,12 +128,15 @@ def answer_and_log(engine, lines, write, log) -> None:
         write(answer + "\n")
         if '"error"' in answer[:10]:
             continue
-        request = json.loads(line, parse_float=Decimal)
         number += 1
-        rec = {"round": number, "cards": request.get("cards"), "bets": request.get("bets") or {}}
-        if request.get("room") is not None:
-            rec["room"] = request["room"]
-        log.write(json.dumps(engine.table_round(rec).record(), ensure_ascii=False) + "\n")
+        try:
+            request = engine.read_json(line)
+            rec = {"round": number, "cards": request.get("cards"), "bets": request.get("bets") or {}}
+            if request.get("room") is not None:
+                rec["room"] = request["room"]
+            log.write(engine.encode_answer(engine.table_round(rec).record()) + "\n")
+        except Exception as exc:  # the answer went out; a round that cannot be logged is logged as such
+            log.write(engine.encode_answer({"round": number, **engine.internal_error(exc)}) + "\n")
 
 
 class RoundLog:

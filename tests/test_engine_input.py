@@ -8,6 +8,8 @@ import io
 import json
 import subprocess
 import sys
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -66,6 +68,28 @@ BAD_BETS = [
     ({"banker": "1/0"}, "must be a number"),
     ({"banker": "nan"}, "must be a number"),
 ]
+
+
+@pytest.mark.parametrize(("value", "amount"), [
+    (0, 0), (999_999_999_999_999, 999_999_999_999_999), ("25.5", Fraction(51, 2)), ("0.000001", Fraction(1, 10**6)),
+    (Decimal("1.500000000"), Fraction(3, 2)), (Decimal("1E+3"), 1000), (Decimal("-0.0"), 0), ("-0", 0), ("007", 7),
+])
+def test_amounts_within_the_rule(bac, value, amount) -> None:
+    got = bac.parse_money(value, "the stake on banker")
+    assert got == amount and type(got) is type(amount)
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    (10**15, "too many digits"), ("1000000000000000", "too many digits"), ("0.0000001", "too many digits"),
+    (Decimal("1E+15"), "too many digits"), (Decimal("1E-7"), "too many digits"), (-10**1000, "too many digits"),
+    ("1/3", "must be a number"), ("+5", "must be a number"), ("1_0", "must be a number"), ("٥", "must be a number"),
+    ("5.", "must be a number"), (".5", "must be a number"), ("", "must be a number"), ("1e3", "must be a number"),
+    (1.5, "a float"), (Fraction(1, 3), "must be a number"), (False, "true/false"), (Decimal("-1"), "must not be negative"),
+])
+def test_amounts_outside_the_rule(bac, value, words) -> None:
+    with pytest.raises(bac.InvalidBet) as info:
+        bac.parse_money(value, "the stake on banker")
+    assert words in str(info.value) and "the stake on banker" in str(info.value) and len(str(info.value)) < 250
 
 
 @pytest.mark.parametrize(("bets", "words"), BAD_BETS)

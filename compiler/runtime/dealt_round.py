@@ -112,9 +112,9 @@ def settle(r, bets):
     """What each bet returns, stake included (0 when lost), for an adjudicated round."""
     out = {}
     for name, stake in bets.items():
-        pay = BETS.get(name)
+        pay = BETS.get(name) if isinstance(name, str) else None
         if pay is None:
-            raise InvalidBet(f"unknown bet {name!r}; this game's bets are {', '.join(BETS)}")
+            raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(BETS)}")
         out[name] = pay(r, parse_money(stake, f"the stake on {name}"))
     return out
 
@@ -142,17 +142,23 @@ def record(r):
     return out
 
 
-def adjudicate(request):
-    """Answer one `play --jsonl` request: {"cards": [...], "bets": {...}}."""
+def read_request(request):
+    """(cards, bets, room) of a `play --jsonl` request, every field's type checked."""
     if not isinstance(request, dict):
         raise EngineError("a request is a JSON object like {\"cards\": [...], \"bets\": {...}}")
     cards = request.get("cards")
     if cards is None:
         raise InvalidCards("the request has no \"cards\"")
-    bets = request.get("bets") or {}
-    if not isinstance(bets, dict):
-        raise InvalidBet("\"bets\" is an object of bet name to stake")
+    bets = check_object(request.get("bets"), "\"bets\" (bet name to stake)", InvalidBet)
     room = request.get("room")
+    if room is not None:
+        check_name(room, "\"room\"", InvalidBet)
+    return cards, bets, room
+
+
+def adjudicate(request):
+    """Answer one `play --jsonl` request: {"cards": [...], "bets": {...}[, "room": name]}."""
+    cards, bets, room = read_request(request)
     if room is not None:
         check_limits(room, bets)
     r = play(cards)
@@ -163,7 +169,7 @@ def adjudicate(request):
 
 def check_limits(room, bets):
     """Reject a stake outside the room's limits, naming the room and the limit."""
-    limits = ROOMS.get(room)
+    limits = ROOMS.get(check_name(room, "the room", InvalidBet))
     if limits is None:
         known = ", ".join(ROOMS) or "none"
         raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")

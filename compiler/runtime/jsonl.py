@@ -1,7 +1,13 @@
-"""Engine runtime: the JSON Lines loop, one answer per request line, errors included."""
+"""Engine runtime: the JSON Lines loop, one answer per request line, errors included.
+
+Nothing that one line holds can stop the stream: a bad line gets an `{"error": …}` answer
+(an EngineError says what is wrong; anything else is reported as an internal error of that
+line only), and every answer is text that any UTF-8 output can take.
+"""
 # ruff: noqa: F821 - `adjudicate` comes from another runtime part of the engine
 
 import json
+import sys
 from decimal import Decimal
 
 # ---- engine ----
@@ -9,27 +15,55 @@ from decimal import Decimal
 # One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
 REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
+ASCII_ENCODER = json.JSONEncoder()
+
+
+def read_json(text):
+    """One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError."""
+    try:
+        return REQUEST_DECODER.decode(text)
+    except ValueError as exc:
+        raise EngineError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise EngineError("the request is nested too deeply") from None
+
+
+def internal_error(exc):
+    """The answer for an exception no input check foresaw: named, short, for this line only."""
+    return {"error": f"internal error: {type(exc).__name__}: {json_text(str(exc))}"}
+
+
+def encode_answer(result):
+    """The answer as one line of JSON text that UTF-8 can always encode (no lone surrogates)."""
+    try:
+        text = ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # an answer that is not JSON is a bug, but it stays this line's bug
+        return ASCII_ENCODER.encode(internal_error(exc))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = ASCII_ENCODER.encode(result)
+    return text
 
 
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = REQUEST_DECODER.decode(line)
-    except ValueError as exc:
-        return json.dumps({"error": f"not JSON: {exc}"})
-    except RecursionError:
-        return json.dumps({"error": "the request is nested too deeply"})
-    try:
-        result = adjudicate(request)
+        result = adjudicate(read_json(line))
     except EngineError as exc:
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # last resort: one line's answer, never the end of the stream
+        result = internal_error(exc)
+    return encode_answer(result)
 
 
 def run_jsonl(lines, write):
     """Answer every line of a stream, in order, in constant memory."""
+    if lines is sys.stdin and hasattr(lines, "reconfigure"):
+        lines.reconfigure(errors="replace")  # a line of invalid UTF-8 is answered, not fatal
     for line in lines:
         if line.endswith("\n"):
             line = line[:-1]

@@ -2,8 +2,15 @@
 # ruff: noqa: F821 - names such as TYPES come from the generated part of the engine
 
 import itertools
+import math
 
 # ---- engine ----
+
+# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
+# depend only on its ranks, not on which wild card took which), so k wild cards need the
+# combinations with repetition of the choices, not their product: 13 choices give 18,564 for 6 wild
+# cards, 50,388 for 7. A hand needing more is refused rather than left to run for minutes.
+MAX_WILD_TRIES = 20_000
 
 CARD_STRENGTH = {rank: len(CARD_ORDER) - i for i, rank in enumerate(CARD_ORDER)}
 SUIT_STRENGTH = {suit: len(SUIT_ORDER) - i for i, suit in enumerate(SUIT_ORDER)}
@@ -23,15 +30,24 @@ class HandFacts:
 
 
 class HandValue:
-    """An evaluated hand: its cards, type, points, wild substitution and ranking strength."""
+    """An evaluated hand: its cards, type, points, wild substitution and ranking strength.
+
+    `substitution` is ((position, card, rank), …): what the wild card at each position stands for.
+    """
 
     __slots__ = ("cards", "type", "points", "wild", "substitution", "strength")
 
     def as_json(self, with_substitution=False):
         out = {"type": self.type, "points": num_json(self.points), "wild": self.wild}
         if with_substitution:
-            out["substitution"] = dict(self.substitution)
+            out["substitution"] = substitution_json(self.substitution)
         return out
+
+
+def substitution_json(substitution):
+    """{card: rank} for each wild card; a code the hand holds twice is keyed "BJ@3" by its position (from 1)."""
+    codes = [code for _pos, code, _rank in substitution]
+    return {(code if codes.count(code) == 1 else f"{code}@{pos + 1}"): rank for pos, code, rank in substitution}
 
 
 def classify(facts):
@@ -79,8 +95,14 @@ def evaluate(cards):
     check_copies(codes)
     ranks = [RANK_OF[c] for c in codes]
     wild_at = [i for i, r in enumerate(ranks) if r in WILD_RANKS]
+    tries = math.comb(len(WILD_CHOICES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
+    if tries > MAX_WILD_TRIES:
+        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
+                           f"this engine tries at most {MAX_WILD_TRIES}")
     best = None
-    choices = itertools.product(WILD_CHOICES, repeat=len(wild_at)) if wild_at else [()]
+    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
+    # product would find first, since the facts do not depend on which wild card took which rank.
+    choices = itertools.combinations_with_replacement(WILD_CHOICES, len(wild_at)) if wild_at else [()]
     for choice in choices:
         subbed = list(ranks)
         for i, r in zip(wild_at, choice):
@@ -100,6 +122,6 @@ def evaluate(cards):
     value.type = kind
     value.points = facts.total
     value.wild = bool(wild_at)
-    value.substitution = {codes[i]: r for i, r in zip(wild_at, choice)}
+    value.substitution = tuple((i, codes[i], r) for i, r in zip(wild_at, choice))
     value.strength = strength(value)
     return value

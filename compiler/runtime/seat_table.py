@@ -31,11 +31,7 @@ class Table:
 
 
 def _amounts(request, key, seats, needed):
-    given = request.get(key)
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise InvalidTable(f"\"{key}\" is an object of player to amount")
+    given = check_object(request.get(key), f"\"{key}\" (player to amount)", InvalidTable)
     out = {}
     for seat in seats:
         if seat not in given:
@@ -57,6 +53,7 @@ def read_table(request):
         raise InvalidTable(f"a table seats {low} to {high} players, not {len(seats)}")
     values = {}
     for seat in seats:
+        check_name(seat, "a player's name", InvalidTable)
         try:
             values[seat] = evaluate(hands[seat])
         except EngineError as exc:
@@ -64,7 +61,7 @@ def read_table(request):
     check_copies([c for v in values.values() for c in v.cards])
     banker = None
     if NEEDS_BANKER:
-        banker = request.get("banker")
+        banker = check_name(request.get("banker"), "\"banker\" (the banker's name)", InvalidTable)
         if banker not in hands:
             raise InvalidTable(f"the banker {json_text(banker)!r} is not seated at the table")
     stakes = _amounts(request, "stakes", seats, NEEDS_STAKES)

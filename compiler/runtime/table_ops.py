@@ -15,14 +15,13 @@ FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
 
 def table_bets(bets, room=None):
     """Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet: stake}`)."""
-    if not isinstance(bets, dict):
-        raise InvalidBet("bets are an object of bettor to {bet: stake}")
+    bets = check_object(bets, "bets (bettor to {bet: stake})", InvalidBet)
     if bets and not any(isinstance(v, dict) for v in bets.values()):
         bets = {"bettor": bets}
     out = {}
     for bettor, stakes in bets.items():
-        if not isinstance(stakes, dict):
-            raise InvalidBet(f"the bets of {json_text(bettor)} are an object of bet name to stake")
+        check_name(bettor, "a bettor's name", InvalidBet)
+        stakes = check_object(stakes, f"the bets of {json_text(bettor)} (bet name to stake)", InvalidBet, False)
         if room is not None:
             check_limits(room, stakes)
         exact = {}
@@ -32,7 +31,7 @@ def table_bets(bets, room=None):
             amount = parse_money(stake, f"the stake of {bettor} on {name}")
             if amount:
                 exact[name] = amount
-        out[str(bettor)] = exact
+        out[bettor] = exact
     return out
 
 
@@ -136,7 +135,7 @@ class Table:
     """A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all."""
 
     def __init__(self, seed=None, room=None, decks=None):
-        if room is not None and room not in ROOMS:
+        if room is not None and check_name(room, "the room", InvalidBet) not in ROOMS:
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(ROOMS) or 'none'}")
         self.shoe = Shoe(seed, decks)
         self.room = room
@@ -191,8 +190,12 @@ def table_round(request):
     except (TypeError, KeyError):
         raise InvalidCards("not enough cards for the round") from None
     room = request.get("room")
-    bets = table_bets(request.get("bets") or {}, room)
-    tr = TableRound(request.get("round"), [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
-    if request.get("void"):
-        void_round(tr, request["void"])
+    bets = table_bets(request.get("bets"), room)
+    number = request.get("round")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise EngineError(f"a round number is a whole number, not {kind_of(number)}")
+    tr = TableRound(number, [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
+    void = request.get("void")
+    if void:
+        void_round(tr, check_name(void, "\"void\" (the reason)", InvalidTable) if void is not True else "void")
     return tr

@@ -153,37 +153,120 @@ def exact_div(a, b):
     return Fraction(a) / b
 
 
-MAX_EXPONENT = 30  # a stake beyond 10**30 (or below 10**-30) is not money, and exact arithmetic on it would not end
+# ---- the input layer: what each field of a request may be, checked in one place ----
+
+STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake, even in a currency's minor unit
+STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
+STAKE_RULE = (f"an amount is a whole or decimal number in ASCII digits, at most {STAKE_DIGITS} digits before "
+              f"the point and {STAKE_PLACES} after, like 100 or 25.5")
+MAX_NAME = 200     # characters in a room, bettor, seat or banker name
 
 
-def parse_money(value, what):
-    """An exact, non-negative amount from JSON (int, Decimal or numeric string)."""
-    if isinstance(value, bool) or value is None:
-        raise InvalidBet(f"{what} must be a number, not {json_text(value)}")
-    if isinstance(value, int):
-        amount = value
-    elif isinstance(value, (Decimal, float, str)):
-        try:
-            number = value
-            if not isinstance(number, Decimal) and "e" in str(number).lower():
-                number = Decimal(str(number).strip())
-            if isinstance(number, Decimal) and (not number.is_finite() or abs(number.adjusted()) > MAX_EXPONENT):
-                raise ValueError(number)
-            amount = Fraction(number) if isinstance(number, Decimal) else Fraction(str(number).strip())
-        except (ValueError, ZeroDivisionError, ArithmeticError):
-            raise InvalidBet(f"{what} must be a number, not {json_text(value)}") from None
-        if amount.denominator == 1:
-            amount = amount.numerator
-    else:
-        raise InvalidBet(f"{what} must be a number, not {type(value).__name__}")
-    if amount < 0:
-        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
-    return amount
+def kind_of(value):
+    """How a JSON value is called in an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, float):
+        return "a float (amounts are exact: an int, a Decimal or a decimal text)"
+    if isinstance(value, (int, Decimal, Fraction)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def json_text(value):
-    text = str(value)
-    return text if len(text) <= 20 else text[:20] + "…"
+    """A value shown in a message: short, one line, and only characters any output can encode."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, Decimal) or isinstance(value, int) and -10 ** 20 < value < 10 ** 20:
+        text = str(value)
+    else:
+        text = kind_of(value)
+    if len(text) > 20:
+        text = text[:20] + "…"
+    return text if text.isprintable() else ascii(text)[1:-1]
+
+
+def check_name(value, what, error=EngineError):
+    """A name from a request (room, bettor, seat, banker): printable text of at most MAX_NAME characters.
+
+    Printable excludes control characters and lone surrogates (`"\\ud800"` in JSON), so
+    every answer that repeats the name can be written out.
+    """
+    if not isinstance(value, str):
+        raise error(f"{what} must be text, not {kind_of(value)}")
+    if len(value) > MAX_NAME:
+        raise error(f"{what} is longer than {MAX_NAME} characters")
+    if not value.isprintable():
+        raise error(f"{what} {json_text(value)!r} holds a control character or a lone surrogate")
+    return value
+
+
+def check_object(value, what, error=EngineError, missing_ok=True):
+    """A JSON object field; null or absent reads as {} when `missing_ok`."""
+    if value is None and missing_ok:
+        return {}
+    if not isinstance(value, dict):
+        raise error(f"{what} is an object, not {kind_of(value)}")
+    return value
+
+
+def _bad_amount(what, value):
+    return InvalidBet(f"{what} must be a number, not {json_text(value)!r}: {STAKE_RULE}")
+
+
+def _digits_amount(negative, whole, places, what, value):
+    """The exact amount of `whole` digits followed by `places` digits after the point, within the bounds."""
+    whole = whole.lstrip("0")
+    places = places.rstrip("0")
+    if len(whole) > STAKE_DIGITS or len(places) > STAKE_PLACES:
+        raise InvalidBet(f"{what} has too many digits ({json_text(value)}): {STAKE_RULE}")
+    amount = Fraction(int(whole + places or "0"), 10 ** len(places))
+    if negative and amount:
+        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
+    return amount.numerator if amount.denominator == 1 else amount
+
+
+def parse_money(value, what):
+    """An exact, non-negative amount (stake, coins) from a JSON int, a JSON number or a decimal text.
+
+    The one amount parser of every engine: ASCII digits only (no "1/3", "+5", "1_0", "١٠٠"),
+    at most STAKE_DIGITS before the point and STAKE_PLACES after; true/false is not an amount.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
+        raise InvalidBet(f"{what} must be a number, not {kind_of(value)}: {STAKE_RULE}")
+    if isinstance(value, int):
+        if not -10 ** STAKE_DIGITS < value < 10 ** STAKE_DIGITS:
+            raise InvalidBet(f"{what} has too many digits: {STAKE_RULE}")
+        if value < 0:
+            raise InvalidBet(f"{what} must not be negative ({value})")
+        return value
+    if isinstance(value, str):
+        negative = value[:1] == "-"
+        whole, dot, places = value[negative:].partition(".")
+        if not (value.isascii() and whole.isdigit() and (places.isdigit() or not dot)):
+            raise _bad_amount(what, value)
+        return _digits_amount(negative, whole, places, what, value)
+    if not value.is_finite():
+        raise _bad_amount(what, value)
+    sign, digits, exponent = value.as_tuple()
+    text = "".join(map(str, digits)).rstrip("0")
+    if not text:
+        return 0
+    exponent += len(digits) - len(text)
+    if value.adjusted() >= STAKE_DIGITS or exponent < -STAKE_PLACES:
+        raise InvalidBet(f"{what} has too many digits ({json_text(value)}): {STAKE_RULE}")
+    if sign:
+        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
+    amount = Fraction(int(text) * 10 ** max(exponent, 0), 10 ** max(-exponent, 0))
+    return amount.numerator if amount.denominator == 1 else amount
 
 
 def num_json(x):
@@ -335,9 +418,9 @@ def settle(r, bets):
     """What each bet returns, stake included (0 when lost), for an adjudicated round."""
     out = {}
     for name, stake in bets.items():
-        pay = BETS.get(name)
+        pay = BETS.get(name) if isinstance(name, str) else None
         if pay is None:
-            raise InvalidBet(f"unknown bet {name!r}; this game's bets are {', '.join(BETS)}")
+            raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(BETS)}")
         out[name] = pay(r, parse_money(stake, f"the stake on {name}"))
     return out
 
@@ -365,17 +448,23 @@ def record(r):
     return out
 
 
-def adjudicate(request):
-    """Answer one `play --jsonl` request: {"cards": [...], "bets": {...}}."""
+def read_request(request):
+    """(cards, bets, room) of a `play --jsonl` request, every field's type checked."""
     if not isinstance(request, dict):
         raise EngineError("a request is a JSON object like {\"cards\": [...], \"bets\": {...}}")
     cards = request.get("cards")
     if cards is None:
         raise InvalidCards("the request has no \"cards\"")
-    bets = request.get("bets") or {}
-    if not isinstance(bets, dict):
-        raise InvalidBet("\"bets\" is an object of bet name to stake")
+    bets = check_object(request.get("bets"), "\"bets\" (bet name to stake)", InvalidBet)
     room = request.get("room")
+    if room is not None:
+        check_name(room, "\"room\"", InvalidBet)
+    return cards, bets, room
+
+
+def adjudicate(request):
+    """Answer one `play --jsonl` request: {"cards": [...], "bets": {...}[, "room": name]}."""
+    cards, bets, room = read_request(request)
     if room is not None:
         check_limits(room, bets)
     r = play(cards)
@@ -386,7 +475,7 @@ def adjudicate(request):
 
 def check_limits(room, bets):
     """Reject a stake outside the room's limits, naming the room and the limit."""
-    limits = ROOMS.get(room)
+    limits = ROOMS.get(check_name(room, "the room", InvalidBet))
     if limits is None:
         known = ", ".join(ROOMS) or "none"
         raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
@@ -494,14 +583,13 @@ FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
 
 def table_bets(bets, room=None):
     """Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet: stake}`)."""
-    if not isinstance(bets, dict):
-        raise InvalidBet("bets are an object of bettor to {bet: stake}")
+    bets = check_object(bets, "bets (bettor to {bet: stake})", InvalidBet)
     if bets and not any(isinstance(v, dict) for v in bets.values()):
         bets = {"bettor": bets}
     out = {}
     for bettor, stakes in bets.items():
-        if not isinstance(stakes, dict):
-            raise InvalidBet(f"the bets of {json_text(bettor)} are an object of bet name to stake")
+        check_name(bettor, "a bettor's name", InvalidBet)
+        stakes = check_object(stakes, f"the bets of {json_text(bettor)} (bet name to stake)", InvalidBet, False)
         if room is not None:
             check_limits(room, stakes)
         exact = {}
@@ -511,7 +599,7 @@ def table_bets(bets, room=None):
             amount = parse_money(stake, f"the stake of {bettor} on {name}")
             if amount:
                 exact[name] = amount
-        out[str(bettor)] = exact
+        out[bettor] = exact
     return out
 
 
@@ -615,7 +703,7 @@ class Table:
     """A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all."""
 
     def __init__(self, seed=None, room=None, decks=None):
-        if room is not None and room not in ROOMS:
+        if room is not None and check_name(room, "the room", InvalidBet) not in ROOMS:
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(ROOMS) or 'none'}")
         self.shoe = Shoe(seed, decks)
         self.room = room
@@ -670,10 +758,14 @@ def table_round(request):
     except (TypeError, KeyError):
         raise InvalidCards("not enough cards for the round") from None
     room = request.get("room")
-    bets = table_bets(request.get("bets") or {}, room)
-    tr = TableRound(request.get("round"), [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
-    if request.get("void"):
-        void_round(tr, request["void"])
+    bets = table_bets(request.get("bets"), room)
+    number = request.get("round")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise EngineError(f"a round number is a whole number, not {kind_of(number)}")
+    tr = TableRound(number, [c for c in codes[:r.cards_used]], r, bets, squeeze_plan(bets), room)
+    void = request.get("void")
+    if void:
+        void_round(tr, check_name(void, "\"void\" (the reason)", InvalidTable) if void is not True else "void")
     return tr
 
 
@@ -1113,27 +1205,55 @@ def exact_returns(decks=None):
 # One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
 REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
+ASCII_ENCODER = json.JSONEncoder()
+
+
+def read_json(text):
+    """One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError."""
+    try:
+        return REQUEST_DECODER.decode(text)
+    except ValueError as exc:
+        raise EngineError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise EngineError("the request is nested too deeply") from None
+
+
+def internal_error(exc):
+    """The answer for an exception no input check foresaw: named, short, for this line only."""
+    return {"error": f"internal error: {type(exc).__name__}: {json_text(str(exc))}"}
+
+
+def encode_answer(result):
+    """The answer as one line of JSON text that UTF-8 can always encode (no lone surrogates)."""
+    try:
+        text = ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # an answer that is not JSON is a bug, but it stays this line's bug
+        return ASCII_ENCODER.encode(internal_error(exc))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = ASCII_ENCODER.encode(result)
+    return text
 
 
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = REQUEST_DECODER.decode(line)
-    except ValueError as exc:
-        return json.dumps({"error": f"not JSON: {exc}"})
-    except RecursionError:
-        return json.dumps({"error": "the request is nested too deeply"})
-    try:
-        result = adjudicate(request)
+        result = adjudicate(read_json(line))
     except EngineError as exc:
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # last resort: one line's answer, never the end of the stream
+        result = internal_error(exc)
+    return encode_answer(result)
 
 
 def run_jsonl(lines, write):
     """Answer every line of a stream, in order, in constant memory."""
+    if lines is sys.stdin and hasattr(lines, "reconfigure"):
+        lines.reconfigure(errors="replace")  # a line of invalid UTF-8 is answered, not fatal
     for line in lines:
         if line.endswith("\n"):
             line = line[:-1]

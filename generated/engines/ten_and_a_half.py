@@ -144,37 +144,120 @@ def exact_div(a, b):
     return Fraction(a) / b
 
 
-MAX_EXPONENT = 30  # a stake beyond 10**30 (or below 10**-30) is not money, and exact arithmetic on it would not end
+# ---- the input layer: what each field of a request may be, checked in one place ----
+
+STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake, even in a currency's minor unit
+STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
+STAKE_RULE = (f"an amount is a whole or decimal number in ASCII digits, at most {STAKE_DIGITS} digits before "
+              f"the point and {STAKE_PLACES} after, like 100 or 25.5")
+MAX_NAME = 200     # characters in a room, bettor, seat or banker name
 
 
-def parse_money(value, what):
-    """An exact, non-negative amount from JSON (int, Decimal or numeric string)."""
-    if isinstance(value, bool) or value is None:
-        raise InvalidBet(f"{what} must be a number, not {json_text(value)}")
-    if isinstance(value, int):
-        amount = value
-    elif isinstance(value, (Decimal, float, str)):
-        try:
-            number = value
-            if not isinstance(number, Decimal) and "e" in str(number).lower():
-                number = Decimal(str(number).strip())
-            if isinstance(number, Decimal) and (not number.is_finite() or abs(number.adjusted()) > MAX_EXPONENT):
-                raise ValueError(number)
-            amount = Fraction(number) if isinstance(number, Decimal) else Fraction(str(number).strip())
-        except (ValueError, ZeroDivisionError, ArithmeticError):
-            raise InvalidBet(f"{what} must be a number, not {json_text(value)}") from None
-        if amount.denominator == 1:
-            amount = amount.numerator
-    else:
-        raise InvalidBet(f"{what} must be a number, not {type(value).__name__}")
-    if amount < 0:
-        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
-    return amount
+def kind_of(value):
+    """How a JSON value is called in an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, float):
+        return "a float (amounts are exact: an int, a Decimal or a decimal text)"
+    if isinstance(value, (int, Decimal, Fraction)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def json_text(value):
-    text = str(value)
-    return text if len(text) <= 20 else text[:20] + "…"
+    """A value shown in a message: short, one line, and only characters any output can encode."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, Decimal) or isinstance(value, int) and -10 ** 20 < value < 10 ** 20:
+        text = str(value)
+    else:
+        text = kind_of(value)
+    if len(text) > 20:
+        text = text[:20] + "…"
+    return text if text.isprintable() else ascii(text)[1:-1]
+
+
+def check_name(value, what, error=EngineError):
+    """A name from a request (room, bettor, seat, banker): printable text of at most MAX_NAME characters.
+
+    Printable excludes control characters and lone surrogates (`"\\ud800"` in JSON), so
+    every answer that repeats the name can be written out.
+    """
+    if not isinstance(value, str):
+        raise error(f"{what} must be text, not {kind_of(value)}")
+    if len(value) > MAX_NAME:
+        raise error(f"{what} is longer than {MAX_NAME} characters")
+    if not value.isprintable():
+        raise error(f"{what} {json_text(value)!r} holds a control character or a lone surrogate")
+    return value
+
+
+def check_object(value, what, error=EngineError, missing_ok=True):
+    """A JSON object field; null or absent reads as {} when `missing_ok`."""
+    if value is None and missing_ok:
+        return {}
+    if not isinstance(value, dict):
+        raise error(f"{what} is an object, not {kind_of(value)}")
+    return value
+
+
+def _bad_amount(what, value):
+    return InvalidBet(f"{what} must be a number, not {json_text(value)!r}: {STAKE_RULE}")
+
+
+def _digits_amount(negative, whole, places, what, value):
+    """The exact amount of `whole` digits followed by `places` digits after the point, within the bounds."""
+    whole = whole.lstrip("0")
+    places = places.rstrip("0")
+    if len(whole) > STAKE_DIGITS or len(places) > STAKE_PLACES:
+        raise InvalidBet(f"{what} has too many digits ({json_text(value)}): {STAKE_RULE}")
+    amount = Fraction(int(whole + places or "0"), 10 ** len(places))
+    if negative and amount:
+        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
+    return amount.numerator if amount.denominator == 1 else amount
+
+
+def parse_money(value, what):
+    """An exact, non-negative amount (stake, coins) from a JSON int, a JSON number or a decimal text.
+
+    The one amount parser of every engine: ASCII digits only (no "1/3", "+5", "1_0", "١٠٠"),
+    at most STAKE_DIGITS before the point and STAKE_PLACES after; true/false is not an amount.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
+        raise InvalidBet(f"{what} must be a number, not {kind_of(value)}: {STAKE_RULE}")
+    if isinstance(value, int):
+        if not -10 ** STAKE_DIGITS < value < 10 ** STAKE_DIGITS:
+            raise InvalidBet(f"{what} has too many digits: {STAKE_RULE}")
+        if value < 0:
+            raise InvalidBet(f"{what} must not be negative ({value})")
+        return value
+    if isinstance(value, str):
+        negative = value[:1] == "-"
+        whole, dot, places = value[negative:].partition(".")
+        if not (value.isascii() and whole.isdigit() and (places.isdigit() or not dot)):
+            raise _bad_amount(what, value)
+        return _digits_amount(negative, whole, places, what, value)
+    if not value.is_finite():
+        raise _bad_amount(what, value)
+    sign, digits, exponent = value.as_tuple()
+    text = "".join(map(str, digits)).rstrip("0")
+    if not text:
+        return 0
+    exponent += len(digits) - len(text)
+    if value.adjusted() >= STAKE_DIGITS or exponent < -STAKE_PLACES:
+        raise InvalidBet(f"{what} has too many digits ({json_text(value)}): {STAKE_RULE}")
+    if sign:
+        raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
+    amount = Fraction(int(text) * 10 ** max(exponent, 0), 10 ** max(-exponent, 0))
+    return amount.numerator if amount.denominator == 1 else amount
 
 
 def num_json(x):
@@ -219,6 +302,12 @@ def round_to(amount, unit, mode):
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
 
 
+# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
+# depend only on its ranks, not on which wild card took which), so k wild cards need the
+# combinations with repetition of the choices, not their product: 13 choices give 18,564 for 6 wild
+# cards, 50,388 for 7. A hand needing more is refused rather than left to run for minutes.
+MAX_WILD_TRIES = 20_000
+
 CARD_STRENGTH = {rank: len(CARD_ORDER) - i for i, rank in enumerate(CARD_ORDER)}
 SUIT_STRENGTH = {suit: len(SUIT_ORDER) - i for i, suit in enumerate(SUIT_ORDER)}
 TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
@@ -237,15 +326,24 @@ class HandFacts:
 
 
 class HandValue:
-    """An evaluated hand: its cards, type, points, wild substitution and ranking strength."""
+    """An evaluated hand: its cards, type, points, wild substitution and ranking strength.
+
+    `substitution` is ((position, card, rank), …): what the wild card at each position stands for.
+    """
 
     __slots__ = ("cards", "type", "points", "wild", "substitution", "strength")
 
     def as_json(self, with_substitution=False):
         out = {"type": self.type, "points": num_json(self.points), "wild": self.wild}
         if with_substitution:
-            out["substitution"] = dict(self.substitution)
+            out["substitution"] = substitution_json(self.substitution)
         return out
+
+
+def substitution_json(substitution):
+    """{card: rank} for each wild card; a code the hand holds twice is keyed "BJ@3" by its position (from 1)."""
+    codes = [code for _pos, code, _rank in substitution]
+    return {(code if codes.count(code) == 1 else f"{code}@{pos + 1}"): rank for pos, code, rank in substitution}
 
 
 def classify(facts):
@@ -293,8 +391,14 @@ def evaluate(cards):
     check_copies(codes)
     ranks = [RANK_OF[c] for c in codes]
     wild_at = [i for i, r in enumerate(ranks) if r in WILD_RANKS]
+    tries = math.comb(len(WILD_CHOICES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
+    if tries > MAX_WILD_TRIES:
+        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
+                           f"this engine tries at most {MAX_WILD_TRIES}")
     best = None
-    choices = itertools.product(WILD_CHOICES, repeat=len(wild_at)) if wild_at else [()]
+    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
+    # product would find first, since the facts do not depend on which wild card took which rank.
+    choices = itertools.combinations_with_replacement(WILD_CHOICES, len(wild_at)) if wild_at else [()]
     for choice in choices:
         subbed = list(ranks)
         for i, r in zip(wild_at, choice):
@@ -314,7 +418,7 @@ def evaluate(cards):
     value.type = kind
     value.points = facts.total
     value.wild = bool(wild_at)
-    value.substitution = {codes[i]: r for i, r in zip(wild_at, choice)}
+    value.substitution = tuple((i, codes[i], r) for i, r in zip(wild_at, choice))
     value.strength = strength(value)
     return value
 
@@ -346,11 +450,7 @@ class Table:
 
 
 def _amounts(request, key, seats, needed):
-    given = request.get(key)
-    if given is None:
-        given = {}
-    if not isinstance(given, dict):
-        raise InvalidTable(f"\"{key}\" is an object of player to amount")
+    given = check_object(request.get(key), f"\"{key}\" (player to amount)", InvalidTable)
     out = {}
     for seat in seats:
         if seat not in given:
@@ -372,6 +472,7 @@ def read_table(request):
         raise InvalidTable(f"a table seats {low} to {high} players, not {len(seats)}")
     values = {}
     for seat in seats:
+        check_name(seat, "a player's name", InvalidTable)
         try:
             values[seat] = evaluate(hands[seat])
         except EngineError as exc:
@@ -379,7 +480,7 @@ def read_table(request):
     check_copies([c for v in values.values() for c in v.cards])
     banker = None
     if NEEDS_BANKER:
-        banker = request.get("banker")
+        banker = check_name(request.get("banker"), "\"banker\" (the banker's name)", InvalidTable)
         if banker not in hands:
             raise InvalidTable(f"the banker {json_text(banker)!r} is not seated at the table")
     stakes = _amounts(request, "stakes", seats, NEEDS_STAKES)
@@ -447,27 +548,55 @@ def adjudicate(request):
 # One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
 REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
+ASCII_ENCODER = json.JSONEncoder()
+
+
+def read_json(text):
+    """One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError."""
+    try:
+        return REQUEST_DECODER.decode(text)
+    except ValueError as exc:
+        raise EngineError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise EngineError("the request is nested too deeply") from None
+
+
+def internal_error(exc):
+    """The answer for an exception no input check foresaw: named, short, for this line only."""
+    return {"error": f"internal error: {type(exc).__name__}: {json_text(str(exc))}"}
+
+
+def encode_answer(result):
+    """The answer as one line of JSON text that UTF-8 can always encode (no lone surrogates)."""
+    try:
+        text = ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # an answer that is not JSON is a bug, but it stays this line's bug
+        return ASCII_ENCODER.encode(internal_error(exc))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = ASCII_ENCODER.encode(result)
+    return text
 
 
 def answer(line):
     """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
     try:
-        request = REQUEST_DECODER.decode(line)
-    except ValueError as exc:
-        return json.dumps({"error": f"not JSON: {exc}"})
-    except RecursionError:
-        return json.dumps({"error": "the request is nested too deeply"})
-    try:
-        result = adjudicate(request)
+        result = adjudicate(read_json(line))
     except EngineError as exc:
         result = {"error": str(exc)}
     except RecursionError:
         result = {"error": "the request is nested too deeply"}
-    return ANSWER_ENCODER.encode(result)
+    except Exception as exc:  # last resort: one line's answer, never the end of the stream
+        result = internal_error(exc)
+    return encode_answer(result)
 
 
 def run_jsonl(lines, write):
     """Answer every line of a stream, in order, in constant memory."""
+    if lines is sys.stdin and hasattr(lines, "reconfigure"):
+        lines.reconfigure(errors="replace")  # a line of invalid UTF-8 is answered, not fatal
     for line in lines:
         if line.endswith("\n"):
             line = line[:-1]
