@@ -15,6 +15,11 @@ from .diagnostics import Span
 from .printer import expr_text
 
 
+def is_number(text: str) -> bool:
+    """A whole number in ASCII digits (`str.isdigit` also takes `７` and `٧`, which a grid must not read as 7)."""
+    return text.isascii() and text.isdigit()
+
+
 def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., None]) -> None:
     """Fill `table.rows`, `table.cols`, `table.cells` and `table.cell_spans` from the statement's grid."""
     rows_def = [line for line in stmt.grid]
@@ -24,8 +29,8 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
     def ints(cells) -> list[int]:
         out = []
         for text, span in cells:
-            if not text.isdigit():
-                err("E0201", f"grid header `{text}` is not a whole number", span,
+            if not is_number(text):
+                err("E0201", f"grid header `{text}` is not a whole number in digits 0-9", span,
                     "headers list the key's values: | 0 1 2 … |")
                 continue
             out.append(int(text))
@@ -66,8 +71,8 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
             if not cells:
                 continue
             label, rest = cells[0], cells[1:]
-            if not label[0].isdigit():
-                err("E0201", f"row label `{label[0]}` is not a whole number", label[1],
+            if not is_number(label[0]):
+                err("E0201", f"row label `{label[0]}` is not a whole number in digits 0-9", label[1],
                     "start each row with the row key's value")
                 continue
             r = int(label[0])
