@@ -30,8 +30,8 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
         out = []
         for text, span in cells:
             if not is_number(text):
-                err("E0201", f"grid header `{text}` is not a whole number in digits 0-9", span,
-                    "headers list the key's values: | 0 1 2 … |")
+                err("E0201", f"grid header `{text}` is not a whole number", span,
+                    "headers list the key's values in digits 0-9: | 0 1 2 … |")
                 continue
             out.append(int(text))
         if len(set(out)) != len(out):
@@ -72,7 +72,7 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
                 continue
             label, rest = cells[0], cells[1:]
             if not is_number(label[0]):
-                err("E0201", f"row label `{label[0]}` is not a whole number in digits 0-9", label[1],
+                err("E0201", f"row label `{label[0]}` is not a whole number", label[1],
                     "start each row with the row key's value")
                 continue
             r = int(label[0])

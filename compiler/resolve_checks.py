@@ -264,8 +264,11 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
         field_(f.name, "formula", f.name, f.span)
 
     idents: dict[str, tuple[str, str, Span]] = {}
+    reported: set[tuple[str, str]] = set()
 
     def ident(py: str, kind: str, name: str, span: Span) -> None:
+        if py in idents and (name, idents[py][1]) in reported:
+            return
         if py in rn.globals:
             err("E0117", f"{kind} `{name}` becomes `{py}` in the engine, a name its runtime already uses", span,
                 "choose another name")
@@ -273,6 +276,7 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
             other_kind, other, _ = idents[py]
             err("E0117", f"{kind} `{name}` and {other_kind} `{other}` both become `{py}` in the engine", span,
                 "names may not differ only in letter case or by a `_1`-like suffix; rename one")
+            reported.add((name, other))
         idents.setdefault(py, (kind, name, span))
 
     for hand, tables in g.hand_draws():
