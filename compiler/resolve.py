@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import copy
 import keyword
-import os
-import stat
 from fractions import Fraction
 from pathlib import Path
 
@@ -31,7 +29,7 @@ from .resolve_checks import (
     reserved_for,
 )
 from .scopes import Checker
-from .syntax import MAX_SPEC_BYTES, parse_text
+from .syntax import parse_text, read_spec
 
 DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
 MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
@@ -71,33 +69,6 @@ class Loader:
             diags = diags + more
         self._games[key] = (game, diags)
         return game, diags
-
-
-def read_spec(path: str) -> tuple[str, Diagnostic | None]:
-    """The text of a spec file, or the diagnostic saying why it is not read (not a regular file,
-    larger than `MAX_SPEC_BYTES`, not UTF-8)."""
-    span = Span(path, 1, 1)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return "", error("E0000", "cannot read the spec: it is not a regular file", span,
-                             "give the path of a .rules file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_SPEC_BYTES + 1)
-    except OSError as exc:
-        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_SPEC_BYTES:
-        return "", error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", span,
-                         "a spec is a page of rules; split it or look for a stray file")
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        return "", error("E0000", f"cannot read the spec: it is not UTF-8 ({exc.reason} at byte {exc.start})", span)
 
 
 class Resolver:

@@ -7,7 +7,9 @@ parsed again, so that one run reports every syntax error in the file.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -295,6 +297,33 @@ def _blank_statement(text: str, line: int) -> str:
     for i in range(start, max(end, idx + 1)):
         lines[i] = ""
     return "\n".join(lines)
+
+
+def read_spec(path: str) -> tuple[str, Diagnostic | None]:
+    """The text of a spec file, or the diagnostic saying why it is not read (not a regular file,
+    larger than `MAX_SPEC_BYTES`, not UTF-8)."""
+    span = Span(path, 1, 1)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "", error("E0000", "cannot read the spec: it is not a regular file", span,
+                             "give the path of a .rules file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as exc:
+        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SPEC_BYTES:
+        return "", error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", span,
+                         "a spec is a page of rules; split it or look for a stray file")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        return "", error("E0000", f"cannot read the spec: it is not UTF-8 ({exc.reason} at byte {exc.start})", span)
 
 
 def check_text(text: str, path: str) -> list[Diagnostic]:
