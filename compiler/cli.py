@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from .diagnostics import SpecError, render_all
 from .paths import ROOT
 
 
@@ -208,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
+    except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic
+        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -71,9 +71,10 @@ def warning(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
 class SpecError(Exception):
     """Raised inside a pass to abandon it with diagnostics already gathered."""
 
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
+        self.sources = sources or {}  # the text of the files the diagnostics point into, to show their lines
 
 
 def render(diag: Diagnostic, source_text: str | None) -> str:

@@ -15,6 +15,11 @@ from .diagnostics import Span
 from .printer import expr_text
 
 
+def is_number(text: str) -> bool:
+    """A whole number in ASCII digits (`str.isdigit` also takes `７` and `٧`, which a grid must not read as 7)."""
+    return text.isascii() and text.isdigit()
+
+
 def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., None]) -> None:
     """Fill `table.rows`, `table.cols`, `table.cells` and `table.cell_spans` from the statement's grid."""
     rows_def = [line for line in stmt.grid]
@@ -24,9 +29,9 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
     def ints(cells) -> list[int]:
         out = []
         for text, span in cells:
-            if not text.isdigit():
+            if not is_number(text):
                 err("E0201", f"grid header `{text}` is not a whole number", span,
-                    "headers list the key's values: | 0 1 2 … |")
+                    "headers list the key's values in digits 0-9: | 0 1 2 … |")
                 continue
             out.append(int(text))
         if len(set(out)) != len(out):
@@ -66,7 +71,7 @@ def read_grid(stmt: ast.DrawStmt, table: model.DrawTable, err: Callable[..., Non
             if not cells:
                 continue
             label, rest = cells[0], cells[1:]
-            if not label[0].isdigit():
+            if not is_number(label[0]):
                 err("E0201", f"row label `{label[0]}` is not a whole number", label[1],
                     "start each row with the row key's value")
                 continue

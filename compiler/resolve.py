@@ -17,36 +17,55 @@ from . import ast, model
 from .diagnostics import Diagnostic, Span, error
 from .draw_grid import read_grid
 from .printer import expr_text
-from .resolve_checks import apply_tiebreaks, check_expressions, check_shoe_and_values, check_table_references
+from .resolve_checks import (
+    MAX_SEATS,
+    apply_tiebreaks,
+    check_expressions,
+    check_hand_bounds,
+    check_name_clashes,
+    check_procedure_bounds,
+    check_shoe_and_values,
+    check_table_references,
+    reserved_for,
+)
 from .scopes import Checker
-from .syntax import parse_text
+from .syntax import parse_text, read_spec
 
 DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
-MAX_BASE_DEPTH = 8
-RESERVED_HAND_NAMES = ("outcome", "cards_used", "steps")  # fields of the engine's Round
+MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
 
 
 class Loader:
-    """Reads spec files (and the bases they extend), keeping their text for diagnostics."""
+    """Reads spec files (and the bases they extend), keeping their text for diagnostics.
+
+    Only regular files are read, and at most `MAX_SPEC_BYTES` + 1 bytes of one (a device or a FIFO
+    never blocks or streams forever); a UTF-8 byte-order mark is dropped.
+    """
 
     def __init__(self) -> None:
         self.sources: dict[str, str] = {}
         self._games: dict[str, tuple[model.Game | None, list[Diagnostic]]] = {}
+        self.loading: list[Path] = []  # the specs being resolved, outermost first (to name a cycle)
 
     def load(self, path: str, text: str | None = None, depth: int = 0) -> tuple[model.Game | None, list[Diagnostic]]:
         key = str(path)
         if text is None and key in self._games:
             return self._games[key]
         if text is None:
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                return None, [error("E0000", f"cannot read the spec: {exc}", Span(key, 1, 1))]
+            text, problem = read_spec(key)
+            if problem is not None:
+                self.sources[key] = ""
+                return None, [problem]
+        text = text.removeprefix("\ufeff")
         self.sources[key] = text
         spec, diags = parse_text(text, key)
         game = None
         if spec.statements:
-            game, more = Resolver(self, spec, depth).run()
+            self.loading.append(Path(key).resolve())
+            try:
+                game, more = Resolver(self, spec, depth).run()
+            finally:
+                self.loading.pop()
             diags = diags + more
         self._games[key] = (game, diags)
         return game, diags
@@ -67,6 +86,8 @@ class Resolver:
         self.pending_rooms: list[tuple[model.Room, ast.RoomStmt]] = []
         self.pending_squeeze: ast.SqueezeStmt | None = None
         self.pending_burn: ast.BurnStmt | None = None
+        self.pending_cut: ast.CutCardStmt | None = None
+        self.hand_size_span: Span | None = None
 
     # ---- helpers ---------------------------------------------------------------
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
@@ -83,18 +104,22 @@ class Resolver:
         return out
 
     def item(self, cls, stmt: ast.Named, **kw):
-        self.check_name(stmt, cls is model.Item)
+        kind = {model.Item: "hand", model.Event: "event", model.Formula: "formula"}.get(cls, "other")
+        self.check_name(stmt, kind)
         return cls(stmt.name, self.labels(stmt.labels), stmt.span, stmt.cite, origin=self.game.name, **kw)
 
-    def check_name(self, stmt: ast.Named, is_hand: bool) -> None:
-        """A declared name becomes part of the engine's Python: no keywords, no dunders, and a hand
-        (an attribute of the engine's Round) not the name of one of the Round's own fields."""
+    def check_name(self, stmt: ast.Named, kind: str) -> None:
+        """A declared name becomes part of the engine's Python and of its answers: no keywords, no dunders,
+        and for a hand, an event or a formula not a field the engine's answer already has (`error`,
+        `returns`, …, read from the runtime by `reserved_for`)."""
         name = stmt.name
-        reserved = keyword.iskeyword(name) or keyword.issoftkeyword(name) or name.startswith("__") or (
-            is_hand and name in RESERVED_HAND_NAMES)
-        if reserved:
-            self.err("E0109", f"`{name}` is a reserved word and cannot name a {stmt.kind}",
-                     stmt.name_span or stmt.span, "choose another name")
+        span = stmt.name_span or stmt.span
+        if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name.startswith("__"):
+            self.err("E0109", f"`{name}` is a reserved word and cannot name a {stmt.kind}", span,
+                     "choose another name")
+        elif name in reserved_for(kind):
+            self.err("E0116", f"`{name}` is a field of the engine's answer and cannot name a {stmt.kind}", span,
+                     f"choose another name; the answer's own fields: {', '.join(sorted(reserved_for(kind)))}")
 
     def ranks(self, rs: ast.RankSet, universe: tuple[str, ...], what: str) -> tuple[str, ...]:
         out: list[str] = []
@@ -167,7 +192,8 @@ class Resolver:
             base = self.load_base(head)
             if base is None:
                 return None, self.diags
-            game = copy.deepcopy(base)
+            # the base's own bases are shared, not copied: a chain of n variants copies n games, not n² ones
+            game = copy.deepcopy(base, {id(base.base): base.base} if base.base is not None else {})
             game.base = base
             game.differences = []
             game.name, game.labels, game.path, game.span = head.name, self.labels(head.labels), self.spec.path, head.span
@@ -190,15 +216,26 @@ class Resolver:
         return game, self.diags
 
     def load_base(self, head: ast.GameStmt) -> model.Game | None:
-        if self.depth >= MAX_BASE_DEPTH:
-            self.err("E0113", "variants extend each other too deeply (a cycle?)", head.base_span)
-            return None
         base_path = Path(self.spec.path).parent / f"{head.base}.rules"
+        chain = self.loader.loading
+        if base_path.resolve() in chain:
+            names = [p.stem for p in chain[chain.index(base_path.resolve()):]] + [head.base]
+            self.err("E0118", "variants extend each other in a cycle: " + " → ".join(names), head.base_span,
+                     "a variant extends a base that extends nothing, or another variant")
+            return None
+        if self.depth >= MAX_BASE_DEPTH:
+            self.err("E0113", f"a chain of more than {MAX_BASE_DEPTH} variants", head.base_span,
+                     "extend a spec nearer the start of the chain")
+            return None
         if not base_path.exists():
             self.err("E0113", f"the base spec `{head.base}` is not found", head.base_span,
                      f"expected the file {base_path}")
             return None
         base, diags = self.loader.load(str(base_path), depth=self.depth + 1)
+        cycles = [d for d in diags if d.code == "E0118"]
+        if cycles:
+            self.err("E0118", cycles[0].message, head.base_span, cycles[0].hint)
+            return None
         if base is None or any(d.is_error for d in diags):
             self.err("E0114", f"the base spec `{head.base}` has errors", head.base_span,
                      f"run `croupier check {base_path}`")
@@ -282,8 +319,12 @@ class Resolver:
                 if stmt.low > stmt.high or stmt.low < 1:
                     self.err("E0115", f"the {key} range {stmt.low}..{stmt.high} is empty or starts below 1", stmt.span)
                 if key == "seats":
+                    if stmt.high > MAX_SEATS:
+                        self.err("E0133", f"a table of {stmt.high} seats is more than {MAX_SEATS}", stmt.span,
+                                 f"seats 2..{MAX_SEATS} at most")
                     g.seats = (stmt.low, stmt.high)
                 else:
+                    self.hand_size_span = stmt.span
                     g.hand_size = (stmt.low, stmt.high)
         elif isinstance(stmt, ast.TypeStmt):
             existing = g.type_named(stmt.name)
@@ -330,6 +371,7 @@ class Resolver:
                     self.err("E0115", "the cut-card range runs backwards", stmt.span)
                 g.procedure.cut_low, g.procedure.cut_high = stmt.low, stmt.high
                 g.procedure.cites["cut"] = stmt.cite
+                self.pending_cut = stmt
         elif isinstance(stmt, ast.BurnStmt):
             if self.singleton(stmt, "burn", bool(g.procedure.burn_reveal), seen):
                 g.procedure.burn_reveal = stmt.reveal
@@ -470,6 +512,9 @@ class Resolver:
                 for r in self.ranks(item.ranks, universe, "the burn rule"):
                     g.procedure.burn_values[r] = int(item.points) if item.points is not None else int(r)
         check_shoe_and_values(self.game, self.err, getattr(self, "value_span", self.game.span))
+        check_procedure_bounds(g, self.pending_cut, self.pending_burn, self.err)
+        check_hand_bounds(g, self.hand_size_span, self.err)
+        check_name_clashes(g, self.err)
         check_expressions(self.game, self.check, self.err)
 
 

@@ -6,7 +6,11 @@ known); problems are reported through `err`, type errors through the `Checker`.
 
 from __future__ import annotations
 
+import ast as pyast
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from . import ast, model
 from .diagnostics import Span
@@ -186,3 +190,204 @@ def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.Room
         if squeeze.ties_to not in g.squeeze.bets:
             err("E0101", f"unknown bet `{squeeze.ties_to}` in the squeeze rule",
                      squeeze.span)
+
+
+# ---- names that the engine writes into its answers, or turns into Python identifiers --------------------
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+# the runtime variables that hold an answer, a log record or a note merged into one
+ANSWER_VARS = ("out", "note", "result", "record", "rec")
+# the compiler's own writers of answer fields (`play --json` adds the steps, a log record the room)
+ANSWER_WRITERS = ("explain.py", "replay.py")
+# the exact analysis nests every spec name one level down (outcomes, bets, …), so its keys cannot clash
+NOT_ANSWERS = ("analysis_round.py", "__init__.py")
+
+
+@dataclass(frozen=True)
+class RuntimeNames:
+    """What the runtime's source says about names: answer keys, suffixes, Round's fields, its globals."""
+
+    answer_keys: frozenset[str]
+    suffixes: tuple[str, ...]
+    round_fields: frozenset[str]
+    globals: frozenset[str]
+
+
+def _str(node: pyast.AST) -> str | None:
+    return node.value if isinstance(node, pyast.Constant) and isinstance(node.value, str) else None
+
+
+@lru_cache(maxsize=1)
+def runtime_names() -> RuntimeNames:
+    """Read the runtime's source (never run it): every fixed key written into an answer (`out["error"] = …`,
+    `{"error": …}`), every suffix added to a spec name (`out[hand + "_total"]`), the `Round`'s own
+    `__slots__`, and every top-level name the runtime defines."""
+    keys: set[str] = set()
+    suffixes: set[str] = set()
+    fields: set[str] = set()
+    top: set[str] = set()
+    for path in sorted(RUNTIME.glob("*.py")) + [RUNTIME.parent / name for name in ANSWER_WRITERS]:
+        in_runtime = path.parent == RUNTIME
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body if in_runtime else ():
+            if isinstance(node, (pyast.FunctionDef, pyast.ClassDef)):
+                top.add(node.name)
+            elif isinstance(node, pyast.Assign):
+                top.update(t.id for t in node.targets if isinstance(t, pyast.Name))
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.ClassDef) and node.name == "Round":
+                for item in pyast.walk(node):
+                    if isinstance(item, pyast.Assign) and any(
+                            isinstance(t, pyast.Name) and t.id == "__slots__" for t in item.targets):
+                        fields.update(s for c in pyast.walk(item.value) if (s := _str(c)) is not None)
+            if path.name in NOT_ANSWERS:
+                continue
+            if isinstance(node, pyast.Assign):
+                for t in node.targets:
+                    if isinstance(t, pyast.Subscript) and isinstance(t.value, pyast.Name) and t.value.id in ANSWER_VARS:
+                        if (s := _str(t.slice)) is not None:
+                            keys.add(s)
+                        elif isinstance(t.slice, pyast.BinOp) and (s := _str(t.slice.right)) is not None:
+                            suffixes.add(s)
+                    if isinstance(t, pyast.Name) and t.id in ANSWER_VARS and isinstance(node.value, pyast.Dict):
+                        keys.update(s for k in node.value.keys if k is not None and (s := _str(k)) is not None)
+            if isinstance(node, pyast.Call) and getattr(node.func, "attr", None) == "dumps":
+                for arg in node.args:
+                    if isinstance(arg, pyast.Dict):
+                        keys.update(s for k in arg.keys if k is not None and (s := _str(k)) is not None)
+    return RuntimeNames(frozenset(keys), tuple(sorted(suffixes)), frozenset(fields), frozenset(top))
+
+
+def reserved_for(kind: str) -> frozenset[str]:
+    """Names a declared hand, event or formula may not take: the engine writes them as answer fields
+    (a hand is also an attribute of the engine's `Round`)."""
+    rn = runtime_names()
+    if kind == "hand":
+        return rn.answer_keys | rn.round_fields
+    if kind in ("event", "formula"):
+        return rn.answer_keys
+    return frozenset()
+
+
+def draw_ident(hand: str, index: int, count: int) -> str:
+    """The engine's name of a hand's draw table (`DRAW_BANKER_2`): the emitter and the clash check share it."""
+    return f"DRAW_{hand.upper()}" + (f"_{index}" if count > 1 else "")
+
+
+def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
+    """Two spec names that become the same answer field or the same Python identifier are errors:
+    the answer keys (hands, `<hand>_total`, events, formulas) and the engine's identifiers
+    (`DRAW_<HAND>`, `decide_<hand>`, `event_<name>`, `bet_<name>`, `type_<name>`, `formula_<name>`)."""
+    rn = runtime_names()
+    fields: dict[str, tuple[str, str, Span]] = {}
+
+    def field_(key: str, kind: str, name: str, span: Span) -> None:
+        if key in fields and fields[key][:2] != (kind, name):
+            other_kind, other, _ = fields[key]
+            err("E0116", f"{kind} `{name}` writes the answer field `{key}`, which {other_kind} `{other}` "
+                         "also writes", span, "rename one of them: each answer field has one meaning")
+        fields.setdefault(key, (kind, name, span))
+
+    if g.is_dealt_round:
+        for h in g.hands.values():
+            field_(h.name, "hand", h.name, h.span)
+        for h in g.hands.values():
+            for suffix in rn.suffixes:
+                field_(h.name + suffix, "hand", h.name, h.span)
+        for e in g.events.values():
+            field_(e.name, "event", e.name, e.span)
+    for f in g.formulas.values():
+        field_(f.name, "formula", f.name, f.span)
+
+    idents: dict[str, tuple[str, str, Span]] = {}
+    reported: set[tuple[str, str]] = set()
+
+    def ident(py: str, kind: str, name: str, span: Span) -> None:
+        if py in idents and (name, idents[py][1]) in reported:
+            return
+        if py in rn.globals:
+            err("E0117", f"{kind} `{name}` becomes `{py}` in the engine, a name its runtime already uses", span,
+                "choose another name")
+        elif py in idents and idents[py][:2] != (kind, name):
+            other_kind, other, _ = idents[py]
+            err("E0117", f"{kind} `{name}` and {other_kind} `{other}` both become `{py}` in the engine", span,
+                "names may not differ only in letter case or by a `_1`-like suffix; rename one")
+            reported.add((name, other))
+        idents.setdefault(py, (kind, name, span))
+
+    for hand, tables in g.hand_draws():
+        item = g.hands.get(hand)
+        span = item.span if item is not None else tables[0].span
+        ident(f"decide_{hand}", "hand", hand, span)
+        for i, _t in enumerate(tables, 1):
+            name = draw_ident(hand, i, len(tables))
+            ident(name, "hand", hand, span)
+            ident(name + "_RULE", "hand", hand, span)
+    for prefix, kind, items in (("event", "event", g.events), ("bet", "bet", g.bets),
+                                ("formula", "formula", g.formulas)):
+        for item in items.values():
+            ident(f"{prefix}_{item.name}", kind, item.name, item.span)
+    for t in g.types:
+        ident(f"type_{t.name}", "hand type", t.name, t.span)
+
+
+# ---- bounds: what `check`, `simulate` and the engine can afford --------------------------------------------
+MAX_SEATS = 10  # seats at one table of a seat game
+MAX_SURVEY_HANDS = 250_000  # hands (a wild card's every choice counted) that `check` surveys for hand types
+
+
+def survey_size(g: model.Game) -> int:
+    """How many hands the hand-type survey of `check` evaluates: every multiset of ranks of each allowed
+    size that the shoe holds, times the choices of its wild cards (a product of per-rank polynomials)."""
+    low, high = g.hand_size
+    shoe = g.shoe
+    wild = set(g.wild.ranks) if g.wild else set()
+    choices = len(g.wild.stands_for) if g.wild else 1
+    poly = [1] + [0] * high
+    for r in shoe.ranks + shoe.jokers:
+        copies = shoe.decks * (1 if r in shoe.jokers else len(shoe.suits))
+        weight = choices if r in wild else 1
+        new = [0] * (high + 1)
+        for i, a in enumerate(poly):
+            if a:
+                for k in range(min(copies, high - i) + 1):
+                    new[i + k] += a * weight ** k
+        poly = new
+    return sum(poly[max(1, low):])
+
+
+def check_hand_bounds(g: model.Game, hand_size_span: Span | None, err: Callable[..., None]) -> None:
+    """A seat game's hand size (times its wild cards' choices) keeps the hand-type survey bounded."""
+    if g.hand_size is None or g.shoe is None or hand_size_span is None or g.hand_size[0] > g.hand_size[1]:
+        return
+    cards = g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers))
+    if g.hand_size[1] > cards:
+        err("E0132", f"a hand of {g.hand_size[1]} cards is more than the shoe's {cards}", hand_size_span)
+        return
+    size = survey_size(g)
+    if size > MAX_SURVEY_HANDS:
+        wilds = f", wild cards standing for {len(g.wild.stands_for)} ranks" if g.wild else ""
+        err("E0133", f"hands of up to {g.hand_size[1]} cards{wilds} make {size:,} hands to survey; "
+                     f"the bound is {MAX_SURVEY_HANDS:,}", hand_size_span,
+            "lower the largest hand size (or the wild cards' choices)")
+
+
+def check_procedure_bounds(g: model.Game, cut: ast.CutCardStmt | None, burn: ast.BurnStmt | None,
+                           err: Callable[..., None]) -> None:
+    """The shoe procedure's numbers fit the shoe: the cut card lies inside it, and the cards before
+    the cut card hold the largest burn and one round."""
+    if g.shoe is None or (cut is None and burn is None):
+        return
+    shoe = g.shoe
+    n = shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers))
+    p = g.procedure
+    if cut is not None and p.cut_high is not None and p.cut_high >= n:
+        err("E0132", f"the cut card {p.cut_high} cards from the end lies outside the shoe of {n} cards", cut.span,
+            f"a cut card lies 1 to {n - 1} cards from the end")
+        return
+    burn_most = p.burn_reveal * (1 + max(p.burn_values.values(), default=0))
+    round_most = len(g.deal_order) + len(g.hand_draws())
+    room = n - (p.cut_high or 0)
+    if burn is not None and burn_most + round_most > room:
+        err("E0132", f"burning up to {burn_most} cards leaves no round before the cut card "
+                     f"({n} cards, cut card up to {p.cut_high or 0} from the end, a round takes up to {round_most})",
+            burn.span, "reveal fewer cards, or burn fewer per card")

@@ -7,7 +7,9 @@ parsed again, so that one run reports every syntax error in the file.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +23,17 @@ from .diagnostics import Diagnostic, Span, error
 
 GRAMMAR = Path(__file__).parent / "grammar" / "croupier.lark"
 MAX_SYNTAX_ERRORS = 20
+MAX_SPEC_BYTES = 1_000_000  # a spec file (UTF-8); the loader reads at most one byte more
+MAX_LINE_CHARS = 10_000  # one line of a spec
+MAX_EXPR_DEPTH = 50  # operators nested in one expression (`not not …`, `- - …`, `f(f(…))`)
+# characters no spec may hold: NUL, and the bidirectional controls that make text read
+# differently from how it is stored (embeddings, overrides, isolates, marks)
+FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (0x200E, 0x200F, *range(0x202A, 0x202F),
+                                                                    *range(0x2066, 0x206A))}
+FORBIDDEN_RE = re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
+# the rules of the grammar that nest an expression one level deeper
+EXPR_RULES = frozenset({"or_expr", "and_expr", "not_expr", "compare", "in_range", "binary", "negate", "call",
+                        "if_expr", "draw_key", "draw_when"})
 
 
 class IndentationError_(LarkError):
@@ -286,9 +299,75 @@ def _blank_statement(text: str, line: int) -> str:
     return "\n".join(lines)
 
 
+def read_spec(path: str) -> tuple[str, Diagnostic | None]:
+    """The text of a spec file, or the diagnostic saying why it is not read (not a regular file,
+    larger than `MAX_SPEC_BYTES`, not UTF-8)."""
+    span = Span(path, 1, 1)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "", error("E0000", "cannot read the spec: it is not a regular file", span,
+                             "give the path of a .rules file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as exc:
+        return "", error("E0000", f"cannot read the spec: {exc.strerror or exc}", span)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SPEC_BYTES:
+        return "", error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", span,
+                         "a spec is a page of rules; split it or look for a stray file")
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        return "", error("E0000", f"cannot read the spec: it is not UTF-8 ({exc.reason} at byte {exc.start})", span)
+
+
+def check_text(text: str, path: str) -> list[Diagnostic]:
+    """The bounds every spec text must keep before it is parsed: its size, its line lengths, and no
+    NUL or bidirectional-control character anywhere (in a label it would show one text and store another)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SPEC_BYTES:
+        return [error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", Span(path, 1, 1),
+                      "a spec is a page of rules; split it or look for a stray file")]
+    diags = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            diags.append(error("E0004", f"this line is longer than {MAX_LINE_CHARS:,} characters",
+                               Span(path, number, MAX_LINE_CHARS + 1), "break the statement or shorten the label"))
+        elif (m := FORBIDDEN_RE.search(line)) is not None:
+            name = FORBIDDEN_CHARS[m.group()]
+            diags.append(error("E0006", f"the character {name} is not allowed in a spec",
+                               Span(path, number, m.start() + 1),
+                               "remove it: NUL and bidirectional controls make text read differently "
+                               "from how it is stored"))
+    return diags
+
+
+def expression_too_deep(tree: Tree, path: str) -> Diagnostic | None:
+    """The first expression nested more than `MAX_EXPR_DEPTH` operators deep, walked without recursion."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.data in EXPR_RULES:
+            depth += 1
+            if depth > MAX_EXPR_DEPTH:
+                line, column = getattr(node.meta, "line", 1), getattr(node.meta, "column", 1)
+                return error("E0005", f"this expression nests more than {MAX_EXPR_DEPTH} operators deep",
+                             Span(path, line, column), "name a part of it with `event` or `let`, or drop "
+                             "doubled operators such as `not not`")
+        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+    return None
+
+
 def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
     """Parse spec text; return the syntax tree of what parsed and every syntax error."""
-    diags: list[Diagnostic] = []
+    text = text.removeprefix("\ufeff")
+    diags: list[Diagnostic] = check_text(text, path)
+    if any(d.code == "E0004" for d in diags):
+        return ast.SpecFile(path, text, []), diags
     work = text.replace("\r\n", "\n").replace("\r", "\n")
     if not work.endswith("\n"):
         work += "\n"
@@ -304,11 +383,14 @@ def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
             if blanked == work:
                 break
             work = blanked
-        except (LarkError, RecursionError, ValueError, AssertionError) as exc:
+        except (LarkError, RecursionError, ValueError, AssertionError, MemoryError) as exc:
             diags.append(error("E0001", f"cannot parse this file ({type(exc).__name__})", Span(path, 1, 1)))
             break
     if tree is None:
         return ast.SpecFile(path, text, []), diags
+    too_deep = expression_too_deep(tree, path)
+    if too_deep is not None:
+        return ast.SpecFile(path, text, []), diags + [too_deep]
     builder = BuildAst(path)
     try:
         statements = builder.transform(tree)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler import pipeline
+from compiler.diagnostics import SpecError
 from compiler.engine_loader import load_engine
 from compiler.resolve import Loader
 
@@ -102,5 +103,6 @@ def test_generated_code_is_compiled_before_it_is_returned(monkeypatch) -> None:
 
     game, _diags = Loader().load(str(ROOT / "tests" / "errors" / "base_ok.rules"))
     monkeypatch.setattr(engine_emitter, "runtime_part", lambda name: "def broken(:\n")
-    with pytest.raises(SyntaxError):
+    with pytest.raises(SpecError) as raised:  # an internal error, shown as a diagnostic, never a traceback
         engine_emitter.emit_engine(game, "x.rules")
+    assert raised.value.diagnostics[0].code == "E0998"

@@ -12,10 +12,12 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from ..diagnostics import SpecError, error
 from ..engine_loader import compile_engine
 from ..game_scopes import round_scope, settle_scope, table_scope, type_scope
 from ..model import Game
 from ..printer import expr_text
+from ..resolve_checks import draw_ident
 from ..scopes import names_used, to_python
 from .engine_analysis import emit_analysis
 from .pywriter import PyWriter, literal, safe_text
@@ -70,7 +72,14 @@ class EngineEmitter:
         parts.append("# ---- the rules of the spec " + "-" * 50 + "\n\n" + self.funcs.text())
         parts.append('if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n')
         source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
-        compile_engine(source, g.name)  # a SyntaxError here is a compiler bug, never spec text
+        try:
+            compile_engine(source, g.name)  # a failure here is a compiler bug, never spec text
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            raise SpecError([error(
+                "E0998", f"internal error: the engine generated for this spec does not compile ({type(exc).__name__}: "
+                f"{getattr(exc, 'msg', exc)})", g.span,
+                "this is a bug of croupier, not of the spec; please report it with the spec")],
+                {g.path: g.source_text}) from None
         return source
 
     def header(self) -> str:
@@ -172,7 +181,7 @@ class EngineEmitter:
         drawers = []
         for hand, tables in g.hand_draws():
             for i, t in enumerate(tables, 1):
-                t.ident = f"DRAW_{hand.upper()}" + (f"_{i}" if len(tables) > 1 else "")
+                t.ident = draw_ident(hand, i, len(tables))
                 w.comment(rule_text(t.describe(), t.cite) + ": True = draw, False = stand")
                 w.line(f"{t.ident} = grid_table(")
                 w.line(f"    {literal(t.cols) if t.cols else None},")

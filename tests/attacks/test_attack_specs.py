@@ -1,0 +1,245 @@
+"""Attacks on the compiler through spec text (issue 11): wrong answers `check` used to accept, and
+inputs that cost unbounded time or memory. Each test drives the real `croupier check`/`play`/`build`
+on a repro spec (an edit of spec/*.rules or tests/errors/base_ok.rules written to tmp_path) and
+asserts the exit code, the diagnostic's code and position, and that no traceback is printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from compiler import cli
+from compiler.resolve_checks import runtime_names
+
+SPEC = ROOT / "spec"
+BASE_OK = (ROOT / "tests" / "errors" / "base_ok.rules").read_text(encoding="utf-8").split("\n", 1)[1]
+BACCARAT = (SPEC / "baccarat.rules").read_text(encoding="utf-8")
+TEN = (SPEC / "ten_and_a_half.rules").read_text(encoding="utf-8")
+PLAY_CARDS = ["--cards", "3S 2H 4D 2C 6H AS"]
+
+
+def croupier(*args: str, timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, env=env, input=stdin,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def write(tmp_path: Path, text: str, name: str = "baccarat.rules") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def diagnostics(out: str, code: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) of every diagnostic `code` in the output."""
+    return [(int(m[1]), int(m[2]), m[3]) for m in re.finditer(rf"^\S+:(\d+):(\d+): error\[{code}\]: (.*)$", out,
+                                                              re.MULTILINE)]
+
+
+def refused(path: Path, code: str, *commands: str) -> list[tuple[int, int, str]]:
+    """Run check (and the other commands) on `path`: each exits 1 with diagnostic `code`, never a traceback."""
+    found = None
+    for command in ("check", *commands):
+        extra = PLAY_CARDS if command == "play" else (["--out", str(path.parent / "out")] if command == "build" else [])
+        r = croupier(command, str(path), *extra)
+        assert r.returncode == 1, (command, r.stdout, r.stderr)
+        assert "Traceback" not in r.stderr + r.stdout
+        found = diagnostics(r.stderr, code)
+        assert found, (command, r.stderr)
+        assert re.search(r"hint: ", r.stderr), r.stderr
+    return found
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if needle in line)
+
+
+# ---- names that clash with the answer's fields, or with each other in the engine ----------------------------
+def test_reserved_fields_are_read_from_the_runtime() -> None:
+    names = runtime_names()
+    assert {"error", "returns", "cards_used", "outcome", "hands", "order", "transfers", "net", "results"} <= \
+        names.answer_keys
+    assert "_total" in names.suffixes and "steps" in names.round_fields
+
+
+def test_a_hand_named_error(tmp_path: Path) -> None:
+    text = BASE_OK.replace("hand b ", "hand error ").replace("deal p, b, p, b", "deal p, error, p, error").replace(
+        "total(b)", "total(error)")
+    path = write(tmp_path, text, "g.rules")
+    assert refused(path, "E0116", "play") [0][:2] == (line_of(text, "hand error"), 6)
+
+
+@pytest.mark.parametrize("name", ["banker_total", "returns", "cards_used", "error"])
+def test_an_event_named_like_an_answer_field(tmp_path: Path, name: str) -> None:
+    text = BACCARAT + f'event {name} "X" zh-Hant "X" zh-Hans "X" when natural\n'
+    path = write(tmp_path, text)
+    (line, column, message), = refused(path, "E0116", "play")
+    assert (line, column) == (line_of(text, f"event {name} "), 1 if name == "banker_total" else 7)
+    assert name in message
+
+
+def test_hands_that_differ_only_in_case(tmp_path: Path) -> None:
+    text = BASE_OK.replace('hand b "B" zh-Hans "B" zh-Hant "B"\n',
+                           'hand b "B" zh-Hans "B" zh-Hant "B"\nhand B "B2" zh-Hans "B2" zh-Hant "B2"\n').replace(
+        "deal p, b, p, b", "deal p, b, B, p, b, B") + "".join(
+        f"draw {h} by total({h})\n    | 0 1 2 3 4 5 6 7 8 9 |\n    | D D D D D D S S S S |\n" for h in "bB")
+    path = write(tmp_path, text, "g.rules")
+    (line, column, message), = refused(path, "E0117", "play")
+    assert (line, column) == (line_of(text, "hand B "), 1) and "DRAW_B" in message
+
+
+def test_a_hand_named_like_another_hands_numbered_table(tmp_path: Path) -> None:
+    text = BACCARAT.replace('hand banker "Banker"', 'hand banker_2 "B2"\nhand banker "Banker"') + \
+        "draw banker_2 by total(banker_2)\n    | 0 1 2 3 4 5 6 7 8 9 |\n    | D D D D D D S S S S |\n"
+    path = write(tmp_path, text.replace("deal player, banker,", "deal banker_2, player, banker,"))
+    assert any("DRAW_BANKER_2" in m for *_, m in refused(path, "E0117"))
+
+
+# ---- expressions nested too deeply ---------------------------------------------------------------------------
+@pytest.mark.parametrize("op", ["not ", "- "])
+def test_two_hundred_nested_operators(tmp_path: Path, op: str) -> None:
+    if op == "not ":
+        text = BACCARAT.replace("when total(first2(player)) >= 8", "when " + op * 200 + "total(first2(player)) >= 8")
+    else:
+        text = BACCARAT.replace("draw player by total(player)", "draw player by " + op * 200 + "total(player)")
+    path = write(tmp_path, text)
+    (line, _column, message), = refused(path, "E0005", "play", "build")
+    assert line == line_of(text, op * 200) and "more than 50" in message
+
+
+def test_an_engine_that_does_not_compile_is_an_internal_diagnostic(monkeypatch, capsys) -> None:
+    from compiler.emit import engine as emit_engine
+
+    def broken(source: str, name: str):
+        raise SyntaxError("too many nested parentheses")
+
+    monkeypatch.setattr(emit_engine, "compile_engine", broken)
+    emit_engine._EMITTED.clear()
+    status = cli.main(["play", str(SPEC / "baccarat.rules"), *PLAY_CARDS])
+    err = capsys.readouterr().err
+    emit_engine._EMITTED.clear()
+    assert status == 1 and "Traceback" not in err
+    assert diagnostics(err, "E0998")[0][:2] == (line_of(BACCARAT, "game baccarat"), 1)
+    assert "internal error" in err and "too many nested parentheses" in err
+
+
+# ---- the shoe procedure against the shoe ---------------------------------------------------------------------
+def test_burn_reveal_beyond_the_shoe(tmp_path: Path) -> None:
+    text = re.sub(r"burn reveal 1,", "burn reveal 400,", BACCARAT)
+    path = write(tmp_path, text)
+    (line, column, _), = refused(path, "E0132")
+    assert (line, column) == (line_of(text, "burn reveal 400"), 1)
+    r = croupier("simulate", str(path), "--shoes", "1")
+    assert r.returncode == 1 and "IndexError" not in r.stderr and "E0132" in r.stderr
+
+
+def test_cut_card_beyond_the_shoe(tmp_path: Path) -> None:
+    text = BACCARAT.replace("cut card 14..16 from end", "cut card 14..1000000000000000000000000000000 from end")
+    path = write(tmp_path, text)
+    (line, column, message), = refused(path, "E0132")
+    assert (line, column) == (line_of(text, "cut card"), 1) and "416 cards" in message
+
+
+# ---- variants: cycles and long chains ------------------------------------------------------------------------
+def test_a_cycle_of_two_variants(tmp_path: Path) -> None:
+    write(tmp_path, 'game a extends b "A"\n', "a.rules")
+    write(tmp_path, 'game b extends a "B"\n', "b.rules")
+    (line, column, message), = refused(tmp_path / "a.rules", "E0118")
+    assert (line, column) == (1, 16) and message.endswith("cycle: a → b → a")
+
+
+def test_a_spec_that_extends_itself(tmp_path: Path) -> None:
+    path = write(tmp_path, 'game a extends a "A"\n', "a.rules")
+    (line, column, message), = refused(path, "E0118")
+    assert (line, column) == (1, 16) and message.endswith("cycle: a → a") and "has errors" not in message
+
+
+def test_a_chain_of_twelve_variants(tmp_path: Path) -> None:
+    write(tmp_path, BACCARAT.replace("game baccarat ", "game v0 "), "v0.rules")
+    for i in range(1, 13):
+        write(tmp_path, f'game v{i} extends v{i - 1} "V{i}" zh-Hant "V{i}" zh-Hans "V{i}"\n', f"v{i}.rules")
+    r = croupier("check", "--no-stale", str(tmp_path / "v12.rules"))
+    assert r.returncode == 0, r.stderr
+    r = croupier("play", str(tmp_path / "v12.rules"), *PLAY_CARDS, "--json")
+    assert r.returncode == 0 and '"outcome": "player"' in r.stdout
+
+
+# ---- resource bounds -----------------------------------------------------------------------------------------
+def test_a_five_megabyte_label_line(tmp_path: Path) -> None:
+    text = BACCARAT.replace('"Baccarat"', '"' + "x" * 5_000_000 + '"', 1)
+    path = write(tmp_path, text)
+    (line, column, message), = refused(path, "E0004")
+    assert (line, column) == (1, 1) and "1,000,000 bytes" in message
+
+
+def test_a_line_longer_than_ten_thousand_characters(tmp_path: Path) -> None:
+    text = BACCARAT.replace('"Baccarat"', '"' + "x" * 20_000 + '"', 1)
+    path = write(tmp_path, text)
+    (line, column, message), = refused(path, "E0004", "play")
+    assert (line, column) == (line_of(text, "xxxx"), 10_001) and "10,000 characters" in message
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_a_device_is_not_read(device: str) -> None:
+    r = croupier("check", device, timeout=30)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "E0000" in r.stderr and "not a regular file" in r.stderr
+
+
+def test_a_fifo_base_does_not_hang(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "base.rules")
+    path = write(tmp_path, 'game v extends base "V"\n', "v.rules")
+    r = croupier("check", str(path), timeout=30)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "E0114" in r.stderr
+    r = croupier("check", str(tmp_path / "base.rules"), timeout=30)
+    assert r.returncode == 1 and "not a regular file" in r.stderr
+
+
+def test_seats_beyond_the_bound(tmp_path: Path) -> None:
+    text = TEN.replace("seats 2..5 ", "seats 2..100000000000000000000 ")
+    path = write(tmp_path, text, "ten_and_a_half.rules")
+    (line, column, message), = refused(path, "E0133")
+    assert (line, column) == (line_of(text, "seats 2.."), 1) and "more than 10" in message
+
+
+def test_hand_size_times_wild_cards_is_bounded(tmp_path: Path) -> None:
+    text = TEN.replace("hand size 1..5 ", "hand size 1..7 ")
+    path = write(tmp_path, text, "ten_and_a_half.rules")
+    (line, column, message), = refused(path, "E0133")
+    assert (line, column) == (line_of(text, "hand size"), 1) and "250,000" in message
+
+
+# ---- characters ----------------------------------------------------------------------------------------------
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "baccarat.rules"
+    path.write_bytes(b"\xef\xbb\xbf" + BACCARAT.encode("utf-8"))
+    r = croupier("check", "--no-stale", str(path))
+    assert r.returncode == 0, r.stderr
+    r = croupier("play", str(path), *PLAY_CARDS, "--json")
+    assert r.returncode == 0 and '"outcome": "player"' in r.stdout
+
+
+@pytest.mark.parametrize("char", ["\x00", "\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u200e"])
+def test_nul_and_bidirectional_controls_in_a_label(tmp_path: Path, char: str) -> None:
+    text = BACCARAT.replace('"Banker pair"', f'"Banker{char} pair"', 1)
+    path = write(tmp_path, text)
+    (line, column, message), = refused(path, "E0006")
+    label_line = text.split("\n")[line - 1]
+    assert line == line_of(text, f"Banker{char} pair") and label_line[column - 1] == char
+    assert (f"U+{ord(char):04X}" if char != "\x00" else "NUL") in message
+
+
+@pytest.mark.parametrize("digit", ["７", "٧"])
+def test_non_ascii_digits_in_a_grid_header(tmp_path: Path, digit: str) -> None:
+    text = BACCARAT.replace("    | 0 1 2 3 4 5 6 7 |", f"    | 0 1 2 3 4 5 6 {digit} |", 1)
+    path = write(tmp_path, text)
+    found = refused(path, "E0201")
+    line = line_of(text, f" 6 {digit} |")
+    assert found[0][:2] == (line, text.split("\n")[line - 1].index(digit) + 1) and digit in found[0][2]
