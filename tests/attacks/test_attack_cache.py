@@ -109,7 +109,7 @@ def plant_old_formats(folder: Path, marker: Path) -> None:
         name = f"{zlib.crc32(os.path.abspath(ROOT / spec).encode('utf-8')):08x}.marshal"
         (folder / "engines" / name).write_bytes(marshal.dumps((1, sys.version, "", "", (), (), {}, code)))
     for sub in ("escaped", "plain"):
-        (folder / "jinja" / sub).mkdir()
+        (folder / "jinja" / sub).mkdir(exist_ok=True)
         bcc = jinja2.FileSystemBytecodeCache(str(folder / "jinja" / sub))
         env = jinja2.Environment()
         for template in (ROOT / "compiler" / "templates").glob("*.j2"):
@@ -195,8 +195,11 @@ def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path, monkeypatch):
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
-    Lark(GRAMMAR.read_text(encoding="utf-8"), postlex=SpecIndenter(), cache=True, **options)
+    def lark_with_cache() -> Lark:  # the former parser's options, in its order (Lark's cache name hashes them)
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
+                    propagate_positions=True, maybe_placeholders=False, cache=True)
+
+    lark_with_cache()
     (planted,) = tmp.iterdir()  # where the former parser kept its tables
     first, _, _ = planted.read_bytes().partition(b"\n")
     planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
@@ -204,5 +207,5 @@ def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path, monkeypatch):
         croupier("check", SPECS[0], "--no-stale", cache_dir=setting, tmpdir=tmp)
         assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
-    Lark(GRAMMAR.read_text(encoding="utf-8"), postlex=SpecIndenter(), cache=True, **options)
+    lark_with_cache()
     assert marker.is_dir()  # the planted tables were live: Lark's own cache runs them
