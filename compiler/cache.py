@@ -1,18 +1,20 @@
 """Croupier's disk cache: JSON data under a content key, never anything executable.
 
-Exhaustive checks, exact analyses, example-hand searches, compiled engines (as
-source text) and the parser's tables are pure functions of what they were
-computed from. They are stored as JSON in $CROUPIER_CACHE (default:
+Exhaustive checks, exact analyses, example-hand searches, engines and card
+templates (both as source text) are pure functions of what they were computed
+from. They are stored as JSON in $CROUPIER_CACHE (default:
 ~/.cache/croupier; CROUPIER_CACHE=off disables the cache), under a key naming
 everything they depend on: editing a spec or the compiler computes them afresh.
 
 - Only data is read back: JSON, exact numbers as "n/d" strings (`to_data` and
-  `from_data`); the only code ever rebuilt from an entry is engine source text,
-  which `engine_cache` compiles again after checking its digest.
-- The folder is created 0700 and must belong to the user; entries are written
+  `from_data`). The only code ever rebuilt from an entry is source text, compiled
+  again: an engine's (`engine_cache`, after checking its digest) and the Python
+  Jinja generates for a card template (`emit.card`). No pickle, marshal or bytecode.
+- Entries live in `v2/` inside that folder, both created 0700; `v2/` must belong
+  to the user and be closed to others, else the cache is off. Entries are written
   atomically (temporary file, then `os.replace`) with mode 0600.
 - Every entry carries an HMAC-SHA256 of its content, its kind and its key, made
-  with a random per-user secret (`key`, 0600, in the folder). An entry that is
+  with a random per-user secret (`v2/key`, 0600). An entry that is
   not owned by the user, writable by others, unauthenticated, moved from another
   key or malformed is ignored and recomputed: an edited figure never reaches
   the output. (The user themself can still forge entries, as they can edit the
@@ -64,17 +66,16 @@ def _owned(st: os.stat_result, kind: int = stat.S_IFREG) -> bool:
 
 
 def private_folder() -> Path | None:
-    """Croupier's cache folder, created 0700 (an older one tightened); None when the cache is off or
-    the folder is not the user's own."""
+    """The folder holding the entries: `v2` in Croupier's cache folder, both created 0700. None when the
+    cache is off or `v2` is not a folder of the user's that only they can open. (An existing cache folder
+    is never chmod-ed: it may be any folder CROUPIER_CACHE names; the entries' own folder is private.)"""
     folder = cache_dir()
     if folder is None:
         return None
+    folder = folder / f"v{FORMAT}"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         st = os.lstat(folder)
-        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
-            os.chmod(folder, 0o700)
-            st = os.lstat(folder)
     except OSError:
         return None
     return folder if _owned(st, stat.S_IFDIR) and not st.st_mode & 0o077 else None
@@ -96,7 +97,7 @@ def _read_owned(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
 def _write_private(path: Path, data: bytes, replace: bool = True) -> None:
     """Write a 0600 file atomically; unless `replace`, an existing file is kept."""
     path.parent.mkdir(mode=0o700, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -55,7 +55,7 @@ class _Environment(jinja2.Environment):
     Croupier's data-only cache, keyed by the template text and everything its translation depends on,
     so that the three languages of a format and later builds share one translation of each template."""
 
-    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):  # noqa: ANN001
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
         if not isinstance(source, str) or raw or defer_init:
             return super().compile(source, name, filename, raw, defer_init)
         key = f"{jinja2.__version__}\0{self.autoescape}\0{self.newstyle_gettext}\0{name}\0{source}"

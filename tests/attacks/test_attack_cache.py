@@ -99,17 +99,21 @@ def evil(kind: str, data, marker: Path):
     return walk(data)
 
 
-def plant_old_formats(folder: Path, marker: Path) -> None:
-    """Pickles, marshalled code and Jinja buckets where the former caches looked for them."""
+def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
+    """Pickles (named as the former cache named them, after the same keys as `entries`), marshalled
+    code and Jinja buckets, in `folder` where the former caches looked for them."""
     bomb = pickle.dumps(Payload(marker))
-    for entry in folder.glob("*/*.json"):
-        entry.with_suffix(".pickle").write_bytes(bomb)
+    for entry in entries.glob("*/*.json"):
+        kind = folder / entry.parent.name
+        kind.mkdir(exist_ok=True)
+        (kind / entry.name).with_suffix(".pickle").write_bytes(bomb)
     code = compile(f"import os\nos.mkdir({str(marker)!r})\n", "<evil>", "exec")
     for spec in SPECS:
         name = f"{zlib.crc32(os.path.abspath(ROOT / spec).encode('utf-8')):08x}.marshal"
+        (folder / "engines").mkdir(exist_ok=True)
         (folder / "engines" / name).write_bytes(marshal.dumps((1, sys.version, "", "", (), (), {}, code)))
     for sub in ("escaped", "plain"):
-        (folder / "jinja" / sub).mkdir(exist_ok=True)
+        (folder / "jinja" / sub).mkdir(parents=True, exist_ok=True)
         bcc = jinja2.FileSystemBytecodeCache(str(folder / "jinja" / sub))
         env = jinja2.Environment()
         for template in (ROOT / "compiler" / "templates").glob("*.j2"):
@@ -124,15 +128,16 @@ def test_the_payload_is_live(tmp_path):
 
 
 def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path):
-    folder = tmp_path / "cache"
     marker = tmp_path / "ran"
-    assert outputs(str(folder), tmp_path / "cold") == reference
-    assert outputs(str(folder), tmp_path / "warm") == reference  # read back, the entries print the same
+    assert outputs(str(tmp_path / "cache"), tmp_path / "cold") == reference
+    assert outputs(str(tmp_path / "cache"), tmp_path / "warm") == reference  # read back, the entries print the same
+    folder = tmp_path / "cache" / "v2"
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
     entries = sorted(folder.glob("*/*.json"))
     for entry in entries:
         forged(entry, lambda kind, data: evil(kind, data, marker))
-    plant_old_formats(folder, marker)
+    plant_old_formats(folder, folder.parent, marker)  # where the former caches kept them
+    plant_old_formats(folder, folder, marker)
     assert outputs(str(folder), tmp_path / "tampered") == reference
     assert not marker.exists()
 
@@ -143,6 +148,8 @@ def test_folder_and_entries_are_private(tmp_path, monkeypatch):
     os.chmod(folder, 0o755)  # as an older Croupier left it
     monkeypatch.setenv("CROUPIER_CACHE", str(folder))
     cache.store("probe", "k", {"x": 1})
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755  # a folder CROUPIER_CACHE names is left as it is
+    folder = folder / "v2"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     (entry,) = (folder / "probe").iterdir()
     assert stat.S_IMODE(entry.stat().st_mode) == 0o600
@@ -151,6 +158,10 @@ def test_folder_and_entries_are_private(tmp_path, monkeypatch):
     os.chmod(entry, 0o666)
     assert cache.load("probe", "k") is None  # writable by others: ignored
     os.chmod(entry, 0o600)
+    os.chmod(folder, 0o750)
+    assert cache.load("probe", "k") is None  # an entries folder others can open: cache off
+    os.chmod(folder, 0o700)
+    assert cache.load("probe", "k") == {"x": 1}
     real = os.getuid()
     monkeypatch.setattr(os, "getuid", lambda: real + 1)
     assert cache.load("probe", "k") is None  # not the user's: ignored
@@ -160,7 +171,7 @@ def test_an_entry_moved_to_another_key_is_ignored(tmp_path, monkeypatch):
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     cache.store("analysis", "8 decks", {"edge": "1/100"})
     cache.store("analysis", "6 decks", {"edge": "2/100"})
-    a, b = sorted((tmp_path / "cache" / "analysis").iterdir())
+    a, b = sorted((tmp_path / "cache" / "v2" / "analysis").iterdir())
     b.write_bytes(a.read_bytes())
     assert [cache.load("analysis", k) for k in ("8 decks", "6 decks")].count(None) == 1
 
@@ -168,10 +179,10 @@ def test_an_entry_moved_to_another_key_is_ignored(tmp_path, monkeypatch):
 def test_an_entry_forged_without_the_secret_is_ignored(tmp_path, monkeypatch):
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     cache.store("analysis", "k", {"banker": {"$q": "106/10000"}})
-    (entry,) = (tmp_path / "cache" / "analysis").iterdir()
+    (entry,) = (tmp_path / "cache" / "v2" / "analysis").iterdir()
     forged(entry, lambda kind, data: {"banker": {"$q": "-1/20"}})
     assert cache.load("analysis", "k") is None
-    secret = (tmp_path / "cache" / "key").read_bytes()  # only with the user's secret would it pass
+    secret = (tmp_path / "cache" / "v2" / "key").read_bytes()  # only with the user's secret would it pass
     _mac, _, payload = entry.read_bytes().partition(b"\n")
     entry.write_bytes(hmac.new(secret, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
     assert cache.load("analysis", "k") == {"banker": {"$q": "-1/20"}}
