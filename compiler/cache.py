@@ -1,30 +1,49 @@
-"""A disk cache for expensive results that depend only on an engine and the compiler.
+"""Croupier's disk cache: JSON data under a content key, never anything executable.
 
-Exhaustive checks, exact analyses and example-hand searches are pure functions
-of the engine source they run on and of the compiler's own code. Their results
-are stored under a key made of both digests, so editing a spec or the compiler
-computes them afresh and nothing stale is ever reused. The cache lives in
-$CROUPIER_CACHE (default: ~/.cache/croupier); CROUPIER_CACHE=off disables it.
-A damaged or unreadable entry is recomputed, never an error.
+Exhaustive checks, exact analyses, example-hand searches, engines and card
+templates (both as source text) are pure functions of what they were computed
+from. They are stored as JSON in $CROUPIER_CACHE (default:
+~/.cache/croupier; CROUPIER_CACHE=off disables the cache), under a key naming
+everything they depend on: editing a spec or the compiler computes them afresh.
+
+- Only data is read back: JSON, exact numbers as "n/d" strings (`to_data` and
+  `from_data`). The only code ever rebuilt from an entry is source text, compiled
+  again: an engine's (`engine_cache`, after checking its digest) and the Python
+  Jinja generates for a card template (`emit.card`). No pickle, marshal or bytecode.
+- Entries live in `v2/` inside that folder, both created 0700; `v2/` must belong
+  to the user and be closed to others, else the cache is off. Entries are written
+  atomically (temporary file, then `os.replace`) with mode 0600.
+- Every entry carries an HMAC-SHA256 of its content, its kind and its key, made
+  with a random per-user secret (`v2/key`, 0600). An entry that is
+  not owned by the user, writable by others, unauthenticated, moved from another
+  key or malformed is ignored and recomputed: an edited figure never reaches
+  the output. (The user themself can still forge entries, as they can edit the
+  compiler; the secret keeps out everyone else.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import json
 import os
-import pickle
-import tempfile
+import stat
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .paths import cache_dir
 
 T = TypeVar("T")
+FORMAT = 2
 COMPILER = Path(__file__).resolve().parent
 CODE_SUFFIXES = {".py", ".lark", ".j2", ".css", ".po", ".pot"}
+MAX_ENTRY = 64 << 20
 _MEMORY: dict[str, object] = {}
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 @lru_cache(maxsize=1)
@@ -38,28 +57,200 @@ def compiler_digest() -> str:
     return h.hexdigest()
 
 
-def cached(kind: str, key: str, compute: Callable[[], T]) -> T:
-    """The result of `compute()` for (kind, key), from memory, then disk, else computed and stored."""
-    digest = hashlib.sha256(f"{kind}\0{compiler_digest()}\0{key}".encode()).hexdigest()
-    if digest in _MEMORY:
-        return _MEMORY[digest]  # type: ignore[return-value]
+# --- the folder, its secret and its entries ---------------------------------------------------------
+
+def _owned(st: os.stat_result, kind: int = stat.S_IFREG) -> bool:
+    """A file or folder of the user's that nobody else can write."""
+    return (stat.S_IFMT(st.st_mode) == kind and st.st_uid == os.getuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def private_folder() -> Path | None:
+    """The folder holding the entries: `v2` in Croupier's cache folder, both created 0700. None when the
+    cache is off or `v2` is not a folder of the user's that only they can open. (An existing cache folder
+    is never chmod-ed: it may be any folder CROUPIER_CACHE names; the entries' own folder is private.)"""
     folder = cache_dir()
-    path = folder / kind / f"{digest}.pickle" if folder else None
-    if path is not None and path.is_file():
+    if folder is None:
+        return None
+    folder = folder / f"v{FORMAT}"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(folder)
+    except OSError:
+        return None
+    return folder if _owned(st, stat.S_IFDIR) and not st.st_mode & 0o077 else None
+
+
+def _read_owned(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
+    """A file's bytes when it is a regular file of the user's that nobody else can write, else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        if not _owned(os.fstat(f.fileno())):
+            return None
+        data = f.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def _write_private(path: Path, data: bytes, replace: bool = True) -> None:
+    """Write a 0600 file atomically; unless `replace`, an existing file is kept."""
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+_SECRETS: dict[str, bytes] = {}
+
+
+def _secret(folder: Path) -> bytes | None:
+    """The folder's random 32-byte secret, made on first use (None when it cannot be trusted)."""
+    if str(folder) in _SECRETS:
+        return _SECRETS[str(folder)]
+    path = folder / "key"
+    data = _read_owned(path, 64)
+    if data is None and not path.exists():
         try:
-            value = pickle.loads(path.read_bytes())  # noqa: S301 - our own cache, written below
-            _MEMORY[digest] = value
+            _write_private(path, os.urandom(32), replace=False)
+        except OSError:
+            return None
+        data = _read_owned(path, 64)
+    if data is None or len(data) != 32:
+        return None
+    _SECRETS[str(folder)] = data
+    return data
+
+
+def _entry(kind: str, key: str) -> tuple[Path, bytes, str] | None:
+    folder = private_folder()
+    secret = _secret(folder) if folder is not None else None
+    if secret is None:
+        return None
+    digest = hashlib.sha256(f"{kind}\0{key}".encode()).hexdigest()
+    return folder / kind / f"{digest}.json", secret, digest
+
+
+def load(kind: str, key: str) -> Any:
+    """The JSON data stored under (kind, key), or None when there is none that can be trusted."""
+    found = _entry(kind, key)
+    if found is None:
+        return None
+    path, secret, digest = found
+    raw = _read_owned(path)
+    if raw is None:
+        return None
+    mac, _, payload = raw.partition(b"\n")
+    if not hmac.compare_digest(mac, hmac.new(secret, payload, hashlib.sha256).hexdigest().encode()):
+        return None
+    try:
+        entry = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or [entry.get(k) for k in ("format", "kind", "key")] != [FORMAT, kind, digest]:
+        return None
+    return entry.get("data")
+
+
+def store(kind: str, key: str, data: Any) -> None:
+    """Store JSON-able data under (kind, key); a cache that cannot be written is skipped silently."""
+    found = _entry(kind, key)
+    if found is None:
+        return
+    path, secret, digest = found
+    try:
+        payload = json.dumps({"format": FORMAT, "kind": kind, "key": digest, "data": data},
+                             ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        mac = hmac.new(secret, payload, hashlib.sha256).hexdigest().encode()
+        _write_private(path, mac + b"\n" + payload)
+    except (OSError, TypeError, ValueError):
+        pass
+
+
+def cached(kind: str, key: str, compute: Callable[[], T], encode: Callable[[T], Any] | None = None,
+           decode: Callable[[Any], T] | None = None) -> T:
+    """The result of `compute()` for (kind, key, compiler code): from memory, then disk, else computed
+    and stored. `encode`/`decode` turn it into JSON-able data and back (default: `to_data`/`from_data`);
+    an entry that does not decode is recomputed."""
+    encode = encode or to_data
+    decode = decode or from_data
+    full = f"{compiler_digest()}\0{key}"
+    memo = hashlib.sha256(f"{kind}\0{full}".encode()).hexdigest()
+    if memo in _MEMORY:
+        return _MEMORY[memo]  # type: ignore[return-value]
+    data = load(kind, full)
+    if data is not None:
+        try:
+            value = _MEMORY[memo] = decode(data)
             return value
-        except Exception:  # noqa: BLE001 - a damaged entry is recomputed
+        except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):
             pass
-    value = compute()
-    _MEMORY[digest] = value
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
-                tmp.write(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp.name, path)
-        except (OSError, pickle.PicklingError, TypeError, AttributeError):
-            pass
+    value = _MEMORY[memo] = compute()
+    try:
+        data = encode(value)
+    except (TypeError, ValueError):
+        return value
+    store(kind, full, data)
     return value
+
+
+# --- values as JSON-able data -----------------------------------------------------------------------
+
+def to_data(value: Any) -> Any:
+    """A value of None, bool, int, str, Fraction, list, tuple, set, dict or dataclass as JSON-able data.
+
+    Fractions become "n/d" strings tagged {"$q": "n/d"}; tuples, sets, dataclasses and dicts whose keys
+    are not plain strings are tagged likewise, so that `from_data` gives back equal values in order.
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return {"$q": f"{value.numerator}/{value.denominator}"}
+    if isinstance(value, list):
+        return [to_data(v) for v in value]
+    if isinstance(value, tuple):
+        return {"$t": [to_data(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"$s": sorted((to_data(v) for v in value), key=lambda d: json.dumps(d, sort_keys=True))}
+    if isinstance(value, dict):
+        if all(isinstance(k, str) and not k.startswith("$") for k in value):
+            return {k: to_data(v) for k, v in value.items()}
+        return {"$d": [[to_data(k), to_data(v)] for k, v in value.items()]}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {"$o": type(value).__name__, "f": {f.name: to_data(getattr(value, f.name)) for f in fields(value)}}
+    raise TypeError(f"{type(value).__name__} is not cached data")
+
+
+def from_data(data: Any, classes: tuple[type, ...] = ()) -> Any:
+    """The value `to_data` made this data from; dataclasses only of the `classes` named."""
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    if isinstance(data, list):
+        return [from_data(v, classes) for v in data]
+    if not isinstance(data, dict):
+        raise TypeError("not cached data")
+    if len(data) == 1 and "$q" in data:
+        n, d = data["$q"].split("/")
+        return Fraction(int(n), int(d))
+    if len(data) == 1 and "$t" in data:
+        return tuple(from_data(v, classes) for v in data["$t"])
+    if len(data) == 1 and "$s" in data:
+        return {from_data(v, classes) for v in data["$s"]}
+    if len(data) == 1 and "$d" in data:
+        return {from_data(k, classes): from_data(v, classes) for k, v in data["$d"]}
+    if set(data) == {"$o", "f"}:
+        cls = {c.__name__: c for c in classes}[data["$o"]]
+        return cls(**{k: from_data(v, classes) for k, v in data["f"].items()})
+    return {k: from_data(v, classes) for k, v in data.items()}

@@ -32,7 +32,7 @@ def compile_engine(spec: str):
     if c.game.is_dealt_round:
         from . import engine_cache
 
-        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine), c.code)
+        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine), c.source)
     return c.game, c.engine
 
 

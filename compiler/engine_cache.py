@@ -1,34 +1,36 @@
 """A disk cache of compiled engines: a command run again on an unchanged spec skips the compile.
 
 Parsing, resolving and emitting a spec costs more than a whole exact analysis, so
-`croupier analyze` keeps each spec's compiled engine (its code object, stored with
-`marshal`, and the few facts of the game the command prints) in Croupier's cache
-folder. An entry is used only while all of these still hold, else the spec is
-compiled afresh and the entry rewritten:
+`croupier analyze` keeps each spec's engine SOURCE TEXT (never bytecode) and the
+few facts of the game the command prints in Croupier's data-only cache
+(`compiler.cache`: JSON, authenticated, private to the user). An entry is used
+only while all of these still hold, else the spec is compiled afresh and the
+entry rewritten:
 
 - every spec file the compile read (the spec and the bases it extends) has exactly
   the text it had, compared in full;
 - the compiler's own files are unchanged, judged as Python judges its `.pyc`
   files: by each file's size and modification time;
-- the Python version is the same, and so is the path the engine names in its header.
+- the Python version is the same, and so is the path the engine names in its header;
+- the source's SHA-256 is the digest recorded with it; only then is it compiled again.
 
 The entry only replaces work whose result it stores; no output depends on whether
-it was used. A damaged or unreadable entry is a miss, never an error. This module
-stays light (no hashing, no parser) because it runs before anything else.
+it was used. A damaged, foreign or unreadable entry is a miss, never an error.
+This module stays light (no parser) because it runs before anything else.
 """
 
 from __future__ import annotations
 
-import marshal
+import hashlib
 import os
 import sys
 import types
-import zlib
 from functools import lru_cache
 
-from .paths import cache_dir
+from . import cache
 
-FORMAT = 1
+FORMAT = 2
+KIND = "engines"
 SUFFIXES = (".py", ".lark")
 
 
@@ -48,15 +50,9 @@ def compiler_stamp() -> tuple:
     return tuple(out)
 
 
-def _entry(spec: str) -> str | None:
-    folder = cache_dir()
-    if folder is None:
-        return None
-    name = f"{zlib.crc32(os.path.abspath(spec).encode('utf-8')):08x}.marshal"
-    return os.path.join(folder, "engines", name)
-
-
 def _read(path: str) -> str | None:
+    if not isinstance(path, str):
+        return None
     try:
         with open(path, encoding="utf-8") as f:
             return f.read()
@@ -64,35 +60,31 @@ def _read(path: str) -> str | None:
         return None
 
 
+def _header(spec: str, shown: str) -> list:
+    return [FORMAT, sys.version, os.path.abspath(spec), shown, [list(s) for s in compiler_stamp()]]
+
+
 def lookup(spec: str, shown: str) -> tuple[dict, types.CodeType] | None:
-    """(facts of the game, engine code) of a spec compiled before and unchanged since, else None."""
-    path = _entry(spec)
-    if path is None:
-        return None
+    """(facts of the game, engine code compiled from the cached source) of a spec compiled before and
+    unchanged since, else None."""
+    entry = cache.load(KIND, os.path.abspath(spec))
     try:
-        with open(path, "rb") as f:
-            fmt, version, where, header, stamp, deps, facts, code = marshal.load(f)
-    except Exception:  # noqa: BLE001 - a missing or damaged entry is a miss
-        return None
-    if (fmt, version, where, header) != (FORMAT, sys.version, os.path.abspath(spec), shown):
-        return None
-    if any(_read(dep) != text for dep, text in deps) or stamp != compiler_stamp():
-        return None
-    return facts, code
+        if entry["header"] != _header(spec, shown):
+            return None
+        if any(_read(dep) != text for dep, text in entry["deps"]):
+            return None
+        facts, source = entry["facts"], entry["source"]
+        if hashlib.sha256(source.encode("utf-8")).hexdigest() != facts["digest"]:
+            return None
+        from .engine_loader import compile_engine
+
+        return facts, compile_engine(source, facts["name"])
+    except (KeyError, TypeError, ValueError, AttributeError, SyntaxError):
+        return None  # no entry (None), or one of another shape: a miss
 
 
-def store(spec: str, shown: str, sources: dict[str, str], facts: dict, code: types.CodeType) -> None:
-    """Keep a spec's compiled engine; `sources` is every spec file the compile read, with its text."""
-    path = _entry(spec)
-    if path is None:
-        return
-    deps = tuple((os.path.abspath(p), text) for p, text in sources.items())
-    data = (FORMAT, sys.version, os.path.abspath(spec), shown, compiler_stamp(), deps, facts, code)
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            marshal.dump(data, f)
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        pass
+def store(spec: str, shown: str, sources: dict[str, str], facts: dict, source: str) -> None:
+    """Keep a spec's engine source; `sources` is every spec file the compile read, with its text."""
+    deps = [[os.path.abspath(p), text] for p, text in sources.items()]
+    cache.store(KIND, os.path.abspath(spec),
+                {"header": _header(spec, shown), "deps": deps, "facts": facts, "source": source})

@@ -14,13 +14,14 @@ from pathlib import Path
 
 
 class CompiledSpec:
-    """A resolved spec: its game, the loaded engine, the engine's code and every spec file read."""
+    """A resolved spec: its game, the loaded engine, the engine's source and code, every spec file read."""
 
     def __init__(self, game, engine: types.ModuleType, code: types.CodeType, sources: dict[str, str],
-                 shown: str) -> None:
+                 shown: str, source: str = "") -> None:
         self.game = game
         self.engine = engine
         self.code = code
+        self.source = source
         self.sources = sources
         self.shown = shown
 
@@ -42,4 +43,4 @@ def compile_spec(spec: str) -> CompiledSpec:
     source = emit_engine(game, shown)
     code = compile_engine(source, game.name)
     engine = module_from_code(code, game.name, source_digest(source))
-    return CompiledSpec(game, engine, code, loader.sources, shown)
+    return CompiledSpec(game, engine, code, loader.sources, shown, source)

@@ -102,8 +102,8 @@ def test_a_changed_compiler_is_a_miss(compiles, specs, monkeypatch):
 def test_a_damaged_entry_is_a_miss_not_an_error(compiles, specs, tmp_path):
     spec = str(specs / "baccarat.rules")
     expected = analyze(spec)
-    (entry,) = (tmp_path / "cache" / "engines").iterdir()
-    entry.write_bytes(b"\x00 not marshal")
+    (entry,) = (tmp_path / "cache" / "v2" / "engines").iterdir()
+    entry.write_bytes(b"\x00 not json")
     assert analyze(spec) == expected
     assert len(compiles) == 2
     assert analyze(spec) == expected  # rewritten by the second compile

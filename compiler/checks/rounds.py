@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..cache import cached
+from ..cache import cached, from_data
 from ..emit.engine import EngineEmitter
 from ..engine_loader import load_engine
 from ..game_scopes import round_scope
@@ -82,7 +82,8 @@ def round_space(game: Game, full: bool = False) -> RoundSpace | None:
     except (OSError, SyntaxError, KeyError, ValueError):
         return None  # an engine that cannot be written is reported by the build, not here
     return cached("round-space", f"{full}\0{source}",
-                  lambda: _Enumerator(game, load_engine(source, f"check_{game.name}"), emitter, full).run())
+                  lambda: _Enumerator(game, load_engine(source, f"check_{game.name}"), emitter, full).run(),
+                  decode=lambda data: from_data(data, (RoundSpace, Situation)))
 
 
 class _Enumerator:

@@ -16,9 +16,9 @@ from types import ModuleType
 import jinja2
 
 from .. import i18n
+from ..cache import cached
 from ..cases import Case
 from ..model import Game
-from ..paths import cache_dir
 from .card_model import card_view
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -44,33 +44,35 @@ def md_code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _bytecode_cache(autoescape: bool) -> jinja2.BytecodeCache | None:
-    """Compiled templates kept in Croupier's cache folder (Jinja checks each template's source).
+def _python_text(data) -> str:
+    if not isinstance(data, str):
+        raise TypeError("not template source")
+    return data
 
-    Autoescaping is compiled into a template's code, so escaped and unescaped
-    compilations of one template must never share a cache folder.
-    """
-    folder = cache_dir()
-    if folder is None:
-        return None
-    folder = folder / "jinja" / ("escaped" if autoescape else "plain")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
+
+class _Environment(jinja2.Environment):
+    """An environment whose templates' generated Python source (text, never bytecode) is kept in
+    Croupier's data-only cache, keyed by the template text and everything its translation depends on,
+    so that the three languages of a format and later builds share one translation of each template."""
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        if not isinstance(source, str) or raw or defer_init:
+            return super().compile(source, name, filename, raw, defer_init)
+        key = f"{jinja2.__version__}\0{self.autoescape}\0{self.newstyle_gettext}\0{name}\0{source}"
+        python = cached("jinja", key, lambda: super(_Environment, self).compile(source, name, filename, raw=True),
+                        encode=_python_text, decode=_python_text)
+        return self._compile(python, filename or "<template>")
 
 
 @cache
 def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     """The template environment of one format and language, with that language's catalog installed."""
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         autoescape=autoescape,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
-        bytecode_cache=_bytecode_cache(autoescape),
     )
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters["md"] = md_escape

@@ -1,0 +1,222 @@
+"""Attack: the disk cache (issue 11, "Caches load executable data").
+
+Before: result entries were pickles (a replaced entry ran its code during `check`),
+an edited cached analysis put a banker edge of -5 % on the card, the engine cache
+held marshalled code objects, cards used a Jinja bytecode cache (marshal and
+pickle), and Lark's `cache=True` kept a pickle under a predictable name in $TMPDIR.
+After: the cache holds JSON data and source text only, authenticated with a
+per-user secret, in a 0700 folder; nothing planted or edited in it runs or changes
+an output, which stays equal to the CROUPIER_CACHE=off output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import marshal
+import os
+import pickle
+import stat
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import jinja2
+import pytest
+from lark import Lark
+
+from compiler import cache
+from compiler.syntax import GRAMMAR, SpecIndenter
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
+KINDS = {"analysis", "round-space", "hand-survey", "example-hands", "seat-analysis", "jinja", "engines"}
+
+
+class Payload:
+    """Unpickled, it creates a folder: proof that code from the cache ran."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.mkdir, (str(self.marker),)
+
+
+def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CROUPIER_CACHE": cache_dir}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def outputs(cache_dir: str, out: Path) -> dict[str, str]:
+    """Everything `build`, `check` and `analyze` print or write for SPECS."""
+    croupier("build", *SPECS, "--out", str(out), cache_dir=cache_dir)
+    found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+    found["check"] = croupier("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir)
+    found["analyze"] = croupier("analyze", SPECS[0], "--json", cache_dir=cache_dir)
+    return found
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[str, str]:
+    return outputs("off", tmp_path_factory.mktemp("off"))
+
+
+def forged(entry: Path, change) -> None:
+    """Rewrite an entry's data as an attacker who knows the format but not the secret would."""
+    _mac, _, payload = entry.read_bytes().partition(b"\n")
+    data = json.loads(payload)
+    data["data"] = change(entry.parent.name, data["data"])
+    payload = json.dumps(data).encode()
+    entry.write_bytes(hmac.new(b"\0" * 32, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
+
+
+def evil(kind: str, data, marker: Path):
+    """Every exact number becomes -1/20 (a -5 % edge); every piece of source creates `marker`."""
+    code = f"import os\nos.mkdir({str(marker)!r})\n"
+    if kind == "jinja":
+        return code
+    if kind == "engines":
+        data["source"] = code
+        data["facts"]["digest"] = hashlib.sha256(code.encode()).hexdigest()
+        return data
+    if kind == "example-hands":
+        return {name: ["AS"] for name in data}
+
+    def walk(d):
+        if isinstance(d, dict):
+            return {"$q": "-1/20"} if "$q" in d else {k: walk(v) for k, v in d.items()}
+        return [walk(v) for v in d] if isinstance(d, list) else d
+
+    return walk(data)
+
+
+def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
+    """Pickles (named as the former cache named them, after the same keys as `entries`), marshalled
+    code and Jinja buckets, in `folder` where the former caches looked for them."""
+    bomb = pickle.dumps(Payload(marker))
+    for entry in entries.glob("*/*.json"):
+        kind = folder / entry.parent.name
+        kind.mkdir(exist_ok=True)
+        (kind / entry.name).with_suffix(".pickle").write_bytes(bomb)
+    code = compile(f"import os\nos.mkdir({str(marker)!r})\n", "<evil>", "exec")
+    for spec in SPECS:
+        name = f"{zlib.crc32(os.path.abspath(ROOT / spec).encode('utf-8')):08x}.marshal"
+        (folder / "engines").mkdir(exist_ok=True)
+        (folder / "engines" / name).write_bytes(marshal.dumps((1, sys.version, "", "", (), (), {}, code)))
+    for sub in ("escaped", "plain"):
+        (folder / "jinja" / sub).mkdir(parents=True, exist_ok=True)
+        bcc = jinja2.FileSystemBytecodeCache(str(folder / "jinja" / sub))
+        env = jinja2.Environment()
+        for template in (ROOT / "compiler" / "templates").glob("*.j2"):
+            bucket = bcc.get_bucket(env, template.name, str(template), template.read_text(encoding="utf-8"))
+            Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
+
+
+def test_the_payload_is_live(tmp_path):
+    marker = tmp_path / "ran"
+    pickle.loads(pickle.dumps(Payload(marker)))  # noqa: S301 - proves the payload would run
+    assert marker.is_dir()
+
+
+def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path):
+    marker = tmp_path / "ran"
+    assert outputs(str(tmp_path / "cache"), tmp_path / "cold") == reference
+    assert outputs(str(tmp_path / "cache"), tmp_path / "warm") == reference  # read back, the entries print the same
+    folder = tmp_path / "cache" / "v2"
+    assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
+    entries = sorted(folder.glob("*/*.json"))
+    for entry in entries:
+        forged(entry, lambda kind, data: evil(kind, data, marker))
+    plant_old_formats(folder, folder.parent, marker)  # where the former caches kept them
+    plant_old_formats(folder, folder, marker)
+    assert outputs(str(folder), tmp_path / "tampered") == reference
+    assert not marker.exists()
+
+
+def test_folder_and_entries_are_private(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)  # as an older Croupier left it
+    monkeypatch.setenv("CROUPIER_CACHE", str(folder))
+    cache.store("probe", "k", {"x": 1})
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755  # a folder CROUPIER_CACHE names is left as it is
+    folder = folder / "v2"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    (entry,) = (folder / "probe").iterdir()
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    assert stat.S_IMODE((folder / "key").stat().st_mode) == 0o600
+    assert cache.load("probe", "k") == {"x": 1}
+    os.chmod(entry, 0o666)
+    assert cache.load("probe", "k") is None  # writable by others: ignored
+    os.chmod(entry, 0o600)
+    os.chmod(folder, 0o750)
+    assert cache.load("probe", "k") is None  # an entries folder others can open: cache off
+    os.chmod(folder, 0o700)
+    assert cache.load("probe", "k") == {"x": 1}
+    real = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: real + 1)
+    assert cache.load("probe", "k") is None  # not the user's: ignored
+
+
+def test_an_entry_moved_to_another_key_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
+    cache.store("analysis", "8 decks", {"edge": "1/100"})
+    cache.store("analysis", "6 decks", {"edge": "2/100"})
+    a, b = sorted((tmp_path / "cache" / "v2" / "analysis").iterdir())
+    b.write_bytes(a.read_bytes())
+    assert [cache.load("analysis", k) for k in ("8 decks", "6 decks")].count(None) == 1
+
+
+def test_an_entry_forged_without_the_secret_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
+    cache.store("analysis", "k", {"banker": {"$q": "106/10000"}})
+    (entry,) = (tmp_path / "cache" / "v2" / "analysis").iterdir()
+    forged(entry, lambda kind, data: {"banker": {"$q": "-1/20"}})
+    assert cache.load("analysis", "k") is None
+    secret = (tmp_path / "cache" / "v2" / "key").read_bytes()  # only with the user's secret would it pass
+    _mac, _, payload = entry.read_bytes().partition(b"\n")
+    entry.write_bytes(hmac.new(secret, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
+    assert cache.load("analysis", "k") == {"banker": {"$q": "-1/20"}}
+
+
+def test_cached_values_round_trip_as_data():
+    from fractions import Fraction
+
+    value = {"outcomes": {"banker": Fraction(-1, 20)}, 0: [(1, "a"), {"x"}], (2, Fraction(1, 3)): None}
+    data = cache.to_data(value)
+    assert cache.from_data(json.loads(json.dumps(data))) == value
+    assert data["$d"][0] == ["outcomes", {"banker": {"$q": "-1/20"}}]
+    with pytest.raises(TypeError):
+        cache.to_data(object())
+
+
+def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path, monkeypatch):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    marker = tmp_path / "ran"
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    def lark_with_cache() -> Lark:  # the former parser's options, in its order (Lark's cache name hashes them)
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
+                    propagate_positions=True, maybe_placeholders=False, cache=True)
+
+    lark_with_cache()
+    (planted,) = tmp.iterdir()  # where the former parser kept its tables
+    first, _, _ = planted.read_bytes().partition(b"\n")
+    planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
+    for setting in ("off", str(tmp_path / "cache")):
+        croupier("check", SPECS[0], "--no-stale", cache_dir=setting, tmpdir=tmp)
+        assert not marker.exists()
+    assert list(tmp.iterdir()) == [planted]
+    lark_with_cache()
+    assert marker.is_dir()  # the planted tables were live: Lark's own cache runs them
