@@ -284,6 +284,7 @@ class Game:
     bets: dict[str, Bet] = field(default_factory=dict)
     seats: tuple[int, int] | None = None
     hand_size: tuple[int, int] | None = None
+    hand_size_span: Span | None = None  # where the hand size is stated (for the survey bound)
     types: list[HandType] = field(default_factory=list)
     formulas: dict[str, Formula] = field(default_factory=dict)
     settlement: Settlement | None = None

@@ -326,6 +326,7 @@ class Resolver:
                 else:
                     self.hand_size_span = stmt.span
                     g.hand_size = (stmt.low, stmt.high)
+                    g.hand_size_span = stmt.span
         elif isinstance(stmt, ast.TypeStmt):
             existing = g.type_named(stmt.name)
             if self.replace_check(stmt, existing is not None, "hand type", stmt.name):

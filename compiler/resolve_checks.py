@@ -332,43 +332,14 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
 
 # ---- bounds: what `check`, `simulate` and the engine can afford --------------------------------------------
 MAX_SEATS = 10  # seats at one table of a seat game
-MAX_SURVEY_HANDS = 250_000  # hands (a wild card's every choice counted) that `check` surveys for hand types
-
-
-def survey_size(g: model.Game) -> int:
-    """How many hands the hand-type survey of `check` evaluates: every multiset of ranks of each allowed
-    size that the shoe holds, times the choices of its wild cards (a product of per-rank polynomials)."""
-    low, high = g.hand_size
-    shoe = g.shoe
-    wild = set(g.wild.ranks) if g.wild else set()
-    choices = len(g.wild.stands_for) if g.wild else 1
-    poly = [1] + [0] * high
-    for r in shoe.ranks + shoe.jokers:
-        copies = shoe.decks * (1 if r in shoe.jokers else len(shoe.suits))
-        weight = choices if r in wild else 1
-        new = [0] * (high + 1)
-        for i, a in enumerate(poly):
-            if a:
-                for k in range(min(copies, high - i) + 1):
-                    new[i + k] += a * weight ** k
-        poly = new
-    return sum(poly[max(1, low):])
-
-
 def check_hand_bounds(g: model.Game, hand_size_span: Span | None, err: Callable[..., None]) -> None:
-    """A seat game's hand size (times its wild cards' choices) keeps the hand-type survey bounded."""
+    """A seat game's hand fits in its shoe."""
     if g.hand_size is None or g.shoe is None or hand_size_span is None or g.hand_size[0] > g.hand_size[1]:
         return
     cards = g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers))
     if g.hand_size[1] > cards:
         err("E0132", f"a hand of {g.hand_size[1]} cards is more than the shoe's {cards}", hand_size_span)
         return
-    size = survey_size(g)
-    if size > MAX_SURVEY_HANDS:
-        wilds = f", wild cards standing for {len(g.wild.stands_for)} ranks" if g.wild else ""
-        err("E0133", f"hands of up to {g.hand_size[1]} cards{wilds} make {size:,} hands to survey; "
-                     f"the bound is {MAX_SURVEY_HANDS:,}", hand_size_span,
-            "lower the largest hand size (or the wild cards' choices)")
 
 
 def check_procedure_bounds(g: model.Game, cut: ast.CutCardStmt | None, burn: ast.BurnStmt | None,

@@ -18,11 +18,39 @@ from ..emit.engine import emit_engine
 from ..engine_loader import load_engine
 from ..model import Game
 
+MAX_SURVEY_HANDS = 250_000  # hands (a wild card's every choice counted) that `check` surveys for hand types
+
+
+def survey_size(g: Game) -> int:
+    """How many hands the hand-type survey of `check` evaluates: every multiset of ranks of each allowed
+    size that the shoe holds, times the choices of its wild cards (a product of per-rank polynomials)."""
+    low, high = g.hand_size
+    shoe = g.shoe
+    wild = set(g.wild.ranks) if g.wild else set()
+    choices = len(g.wild.stands_for) if g.wild else 1
+    poly = [1] + [0] * high
+    for r in shoe.ranks + shoe.jokers:
+        copies = shoe.decks * (1 if r in shoe.jokers else len(shoe.suits))
+        weight = choices if r in wild else 1
+        new = [0] * (high + 1)
+        for i, a in enumerate(poly):
+            if a:
+                for k in range(min(copies, high - i) + 1):
+                    new[i + k] += a * weight ** k
+        poly = new
+    return sum(poly[max(1, low):])
+
 
 def check(game: Game) -> list[Diagnostic]:
     """Exhaustive checks of the hand types over the deck's rank multisets."""
     if not game.is_seat_game or game.shoe is None or game.hand_size is None or game.settlement is None:
         return []
+    size = survey_size(game)
+    if size > MAX_SURVEY_HANDS:
+        wilds = f", wild cards standing for {len(game.wild.stands_for)} ranks" if game.wild else ""
+        return [error("E0133", f"hands of up to {game.hand_size[1]} cards{wilds} make {size:,} hands to survey; "
+                               f"the bound is {MAX_SURVEY_HANDS:,}", game.hand_size_span or game.span,
+                      "lower the largest hand size (or the wild cards' choices)")]
     try:
         source = emit_engine(game, game.path)
     except (OSError, SyntaxError, KeyError, ValueError):
