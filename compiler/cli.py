@@ -102,7 +102,7 @@ def load_game_engine(spec: str):
 
 def cmd_play(args) -> int:
     from .explain import explain_hand, explain_round, explain_table
-    from .replay import answer_and_log
+    from .replay import RoundLog, answer_and_log
 
     game, engine = load_game_engine(args.spec)
     if (args.replay or args.log) and not game.is_dealt_round:
@@ -114,8 +114,19 @@ def cmd_play(args) -> int:
         if hasattr(sys.stdin, "reconfigure"):
             sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
         if args.log:
-            with open(args.log, "w", encoding="utf-8") as log:
+            try:
+                log = RoundLog(args.log)  # opened before the first line: a log that cannot be written stops here
+            except OSError as exc:
+                print(f"croupier: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+            try:
                 answer_and_log(engine, sys.stdin, sys.stdout.write, log)
+            finally:
+                log.commit()
+            if log.error is not None:
+                print(f"croupier: the log {args.log} could not be written: {log.error.strerror or log.error}",
+                      file=sys.stderr)
+                return 1
         else:
             engine.run_jsonl(sys.stdin, sys.stdout.write)
         return 0

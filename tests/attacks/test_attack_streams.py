@@ -260,3 +260,15 @@ def test_many_jokers_are_refused_quickly(tmp_path: Path) -> None:
     lines = [json.dumps({"hand": ["BJ", "SJ"] * 5}), json.dumps({"hand": ["BJ", "SJ"] * 3 + ["2S"]})]
     got = jsonl(spec, lines)
     assert "10 wild cards" in got[0]["error"] and got[1]["type"] and len(got[1]["substitution"]) == 6
+
+
+def test_play_log_is_opened_first_and_written_whole(tmp_path: Path) -> None:
+    good = json.dumps({"cards": ["3S", "2H", "4D", "2C", "6H", "AS"], "bets": {"banker": 100}})
+    proc = croupier("play", BACCARAT, "--jsonl", "--log", str(tmp_path / "no" / "such" / "l.jsonl"), stdin=good + "\n")
+    assert proc.returncode == 2 and "cannot write the log" in proc.stderr and proc.stdout == ""
+    log = tmp_path / "l.jsonl"
+    proc = croupier("play", BACCARAT, "--jsonl", "--log", str(log), stdin=f"{good}\n{{\"room\": {{}}}}\n{good}\n")
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 3
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert [r["round"] for r in records] == [1, 2] and all(r["outcome"] == "player" for r in records)
+    assert not list(tmp_path.glob(".l.jsonl.*")), "no temporary file is left beside the log"
