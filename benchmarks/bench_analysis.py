@@ -51,7 +51,7 @@ def best_of(repeat: int, work) -> float:
 def in_process(repeat: int) -> float:
     """Best time of the generated engine's whole analysis (all bets), compile excluded."""
     sys.path.insert(0, str(ROOT))
-    from compiler.spec_engine import compile_spec
+    from croupier.driver.spec_engine import compile_spec
 
     engine = compile_spec(str(ROOT / "spec" / "baccarat.rules")).engine
     return best_of(repeat, lambda: engine.analyse(8))
@@ -66,7 +66,7 @@ def in_process_handwritten(repeat: int) -> float:
 
 def main() -> int:
     repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 7
-    analyze = [sys.executable, "-m", "compiler.cli", "analyze", "spec/baccarat.rules", "--json"]
+    analyze = [sys.executable, "-m", "croupier.cli.main", "analyze", "spec/baccarat.rules", "--json"]
     with tempfile.TemporaryDirectory() as cache:
         warm = {**os.environ, "CROUPIER_CACHE": cache}
         commands = {

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 CACHE = tempfile.mkdtemp(prefix="croupier-bench-cache-")
 os.environ["CROUPIER_CACHE"] = CACHE
 
-from compiler import pipeline  # noqa: E402 - after the path is set
+from croupier.driver import pipeline  # noqa: E402 - after the path is set
 
 
 def in_process(out: Path) -> float:
@@ -37,7 +37,7 @@ def in_process(out: Path) -> float:
 
 def as_process(out: Path) -> float:
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "build", "--out", str(out)], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "build", "--out", str(out)], cwd=ROOT,
                           capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:

@@ -73,7 +73,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args()
-    engine_cmd = [sys.executable, "-m", "compiler.cli", "play", "spec/baccarat.rules", "--jsonl"]
+    engine_cmd = [sys.executable, "-m", "croupier.cli.main", "play", "spec/baccarat.rules", "--jsonl"]
     baseline_cmd = [sys.executable, str(ROOT / "benchmarks" / "handwritten_baccarat.py")]
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "rounds.jsonl"

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler import simulate as sim  # noqa: E402
-from compiler.cli_simulate import game_engine  # noqa: E402
+from croupier.cli.simulate import game_engine  # noqa: E402
+from croupier.tools import simulate as sim  # noqa: E402
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 VALUE = {r: (i + 1) % 10 if i < 9 else 0 for i, r in enumerate(RANKS)}

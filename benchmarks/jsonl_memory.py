@@ -47,7 +47,7 @@ def run(path: Path) -> tuple[int, int, float, int]:
     """Stream the file through the command; return (answers, errors, seconds, peak RSS in kB)."""
     start = time.perf_counter()
     with path.open("rb") as stdin:
-        proc = subprocess.Popen([sys.executable, "-m", "compiler.cli", "play", "spec/baccarat.rules", "--jsonl"],
+        proc = subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "play", "spec/baccarat.rules", "--jsonl"],
                                 stdin=stdin, stdout=subprocess.PIPE, cwd=ROOT)
         answers = errors = 0
         for line in proc.stdout:

@@ -35,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .paths import cache_dir
+from croupier.paths import cache_dir
 
 T = TypeVar("T")
 FORMAT = 2

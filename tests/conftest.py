@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import pipeline
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.driver import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"

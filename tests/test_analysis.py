@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from conftest import banker_draws
 
-from compiler.cli import main
-from compiler.emit.engine import emit_engine
-from compiler.emit.engine_analysis import analysis_plan
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.analysis_emitter import analysis_plan
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.cli.main import main
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL = Fraction(1, 10**9)

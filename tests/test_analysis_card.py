@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
 
-from compiler.analysis.card_math import EDGE_TABLE, edge_chart_svg, math_view
-from compiler.resolve import Loader
+from croupier.semantics.resolve import Loader
+from croupier.tools.analysis.card_math import EDGE_TABLE, edge_chart_svg, math_view
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = Loader()

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.checks.rounds import round_space
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.checks.rounds import round_space
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = (ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8")

@@ -13,10 +13,10 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from compiler.analysis.seat import SeatAnalysis, stake_of
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.semantics.resolve import Loader
+from croupier.tools.analysis.seat import SeatAnalysis, stake_of
 
 ROOT = Path(__file__).resolve().parent.parent
 HALF = Fraction(1, 2)

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from test_cards import build_cards, engine_key  # the sibling test module's one build
 
-from compiler import i18n, pipeline
-from compiler.emit.card import DRAW_RGB, STAND_RGB
+from croupier.backends.cards import i18n
+from croupier.backends.cards.render import DRAW_RGB, STAND_RGB
+from croupier.driver import pipeline
 
 CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from compiler.cli import main
+from croupier.cli.main import main
 
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -88,6 +88,7 @@ def repo_copy(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("repo")
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(ROOT / "compiler", root / "compiler", ignore=ignore)
+    (root / "croupier").symlink_to("compiler")  # the import package `croupier` is the folder compiler/
     shutil.copytree(ROOT / "spec", root / "spec", ignore=ignore)
     shutil.copytree(ROOT / "tests" / "cases", root / "tests" / "cases", ignore=ignore)
     assert croupier(root, "build").returncode == 0
@@ -96,7 +97,7 @@ def repo_copy(tmp_path_factory) -> Path:
 
 def croupier(root: Path, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(root))
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=root, env=env,
+    return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -16,12 +16,13 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
-from compiler import i18n, pipeline
-from compiler.checks import translations
-from compiler.emit import card_examples
-from compiler.emit.card import md_code, md_escape
-from compiler.emit.card_model import card_view
-from compiler.engine_loader import load_engine
+from croupier.backends.cards import examples as card_examples
+from croupier.backends.cards import i18n
+from croupier.backends.cards.card_model import card_view
+from croupier.backends.cards.render import md_code, md_escape
+from croupier.backends.engine.loader import load_engine
+from croupier.checks import translations
+from croupier.driver import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/1999/xhtml}"
@@ -162,7 +163,7 @@ def test_commission_payout_shown_in_both_conventions_with_the_engine_arithmetic(
 
 
 def pipeline_number(x) -> str:
-    from compiler.printer import number_text
+    from croupier.syntax.printer import number_text
 
     return number_text(x)
 
@@ -181,7 +182,7 @@ def test_example_hands_are_classified_by_the_engine_as_their_type():
 def test_worked_examples_come_from_the_cases_marked_as_examples():
     files = card_files()
     results, _ = build_cards()
-    from compiler.cases import cases_for
+    from croupier.semantics.cases import cases_for
 
     for r in results:
         cases, _ = cases_for(r.game.name, ROOT / "tests" / "cases")
@@ -248,17 +249,17 @@ def test_md_filters_neutralise_markup():
 def test_catalogs_translate_every_template_message():
     extracted = {
         msg[2] if isinstance(msg[2], str) else msg[2][0]
-        for msg in extract_from_dir(str(ROOT / "compiler" / "templates"), [("**.j2", "jinja2")],
+        for msg in extract_from_dir(str(ROOT / "compiler" / "backends" / "cards" / "templates"), [("**.j2", "jinja2")],
                                     options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})
     }
-    extracted |= {  # the mathematics section's prose (compiler/locale/babel.cfg names the file)
+    extracted |= {  # the mathematics section's prose (compiler/backends/cards/locale/babel.cfg names the file)
         msg[1] if isinstance(msg[1], str) else msg[1][0]
-        for msg in extract_from_file("python", str(ROOT / "compiler" / "analysis" / "card_math.py"))
+        for msg in extract_from_file("python", str(ROOT / "compiler" / "tools" / "analysis" / "card_math.py"))
     }
     assert len(extracted) > 50
-    with (ROOT / "compiler" / "locale" / "messages.pot").open("rb") as fp:
+    with (ROOT / "compiler" / "backends" / "cards" / "locale" / "messages.pot").open("rb") as fp:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
-    assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/locale/README.md)"
+    assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/backends/cards/locale/README.md)"
     for lang in i18n.CARD_LANGS:
         assert i18n.missing_messages(lang, extracted) == [], lang
 
@@ -277,12 +278,12 @@ def test_translations_check_warns_about_a_missing_card_language(tmp_path):
 
 
 def test_mathematics_section_is_rendered_when_the_analysis_provides_it(monkeypatch):
-    fake = types.ModuleType("compiler.analysis.card_math")
+    fake = types.ModuleType("croupier.tools.analysis.card_math")
     fake.math_view = lambda game, lang: {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]}
     fake.edge_chart_svg = lambda view, lang: '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'
-    monkeypatch.setitem(sys.modules, "compiler.analysis.card_math", fake)
+    monkeypatch.setitem(sys.modules, "croupier.tools.analysis.card_math", fake)
     results, engines = build_cards()
-    from compiler.emit.card import render_view
+    from croupier.backends.cards.render import render_view
 
     html = render_view(card_view(results[0].game, "en", [], engines[results[0].game.name]), "html")
     parse_strict(html)

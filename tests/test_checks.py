@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.checks import PASSES, bets, draw_tables, hand_types, run_checks
-from compiler.checks.rounds import round_space, value_classes
-from compiler.resolve import Loader
+from croupier.checks import PASSES, bets, draw_tables, hand_types, run_checks
+from croupier.checks.rounds import round_space, value_classes
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = ROOT / "tests" / "errors"
@@ -73,7 +73,7 @@ def test_expected_return_above_one_is_a_warning_only() -> None:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], capture_output=True, text=True, cwd=ROOT,
                           timeout=600)
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import BACCARAT, ROOT
 
-from compiler.cli import main
+from croupier.cli.main import main
 
 SPEC = str(BACCARAT.relative_to(ROOT))
 CARDS = "3S 2H 4D 2C 6H AS"   # player 3+4 = 7 stands; banker 2+2 = 4 draws 6H → 0; player wins
@@ -114,7 +114,7 @@ def test_jsonl_a_bad_line_between_good_ones(capsys, monkeypatch, bad):
 
 def test_jsonl_as_a_process():
     lines = "\n".join([json.dumps(GOOD[0]), "{", json.dumps(GOOD[1])]) + "\n"
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", SPEC, "--jsonl"], cwd=ROOT, input=lines,
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "play", SPEC, "--jsonl"], cwd=ROOT, input=lines,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     out = [json.loads(line) for line in proc.stdout.splitlines()]

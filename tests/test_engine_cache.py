@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import compiler.spec_engine
-from compiler import engine_cache
-from compiler.cli import main
+import croupier.driver.spec_engine
+from croupier.cli.main import main
+from croupier.driver import engine_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,13 +22,13 @@ def compiles(monkeypatch, tmp_path):
     """A fresh cache folder, and a list that grows by one spec path per real compile."""
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     calls: list[str] = []
-    real = compiler.spec_engine.compile_spec
+    real = croupier.driver.spec_engine.compile_spec
 
     def counting(spec):
         calls.append(str(spec))
         return real(spec)
 
-    monkeypatch.setattr(compiler.spec_engine, "compile_spec", counting)
+    monkeypatch.setattr(croupier.driver.spec_engine, "compile_spec", counting)
     return calls
 
 

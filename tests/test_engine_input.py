@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,7 +160,7 @@ def test_jsonl_answers_every_line_and_good_lines_are_unaffected(bac) -> None:
 
 def test_play_jsonl_command_answers_every_line() -> None:
     lines = [json.dumps(GOOD[0]), "garbage", json.dumps(GOOD[1]), '{"cards": ["ZZ"]}']
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", "spec/baccarat.rules", "--jsonl"],
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "play", "spec/baccarat.rules", "--jsonl"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     got = [json.loads(a) for a in proc.stdout.splitlines()]

@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from compiler import pipeline
-from compiler.checks import run_checks
-from compiler.emit.engine import emit_engine
-from compiler.resolve import Loader
-from compiler.syntax import GRAMMAR
+from croupier.backends.engine.emitter import emit_engine
+from croupier.checks import run_checks
+from croupier.driver import pipeline
+from croupier.semantics.resolve import Loader
+from croupier.syntax.parser import GRAMMAR
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_SPECS = sorted((ROOT / "spec").glob("*.rules"))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import pipeline
-from compiler.diagnostics import SpecError
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.loader import load_engine
+from croupier.diagnostics import SpecError
+from croupier.driver import pipeline
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = "__import__('os').system('touch /tmp/croupier_pwned')"
@@ -99,7 +99,7 @@ def test_cards_show_payloads_escaped(compiled) -> None:
 
 
 def test_generated_code_is_compiled_before_it_is_returned(monkeypatch) -> None:
-    from compiler.emit import engine as engine_emitter
+    from croupier.backends.engine import emitter as engine_emitter
 
     game, _diags = Loader().load(str(ROOT / "tests" / "errors" / "base_ok.rules"))
     monkeypatch.setattr(engine_emitter, "runtime_part", lambda name: "def broken(:\n")

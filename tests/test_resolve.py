@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from conftest import BACCARAT, SPEC
 
-from compiler.resolve import Loader
+from croupier.semantics.resolve import Loader
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler import pipeline
-from compiler.engine_loader import load_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.driver import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ("ten_and_a_half", "ten_and_a_half_banker")
@@ -136,7 +136,7 @@ def test_wild_substitution_is_never_worse_than_any_fixed_choice(plain_cards, jok
 
 
 def test_play_hand_shows_the_substitution(capsys):
-    from compiler.cli import main
+    from croupier.cli.main import main
 
     assert main(["play", str(ROOT / "spec" / "ten_and_a_half.rules"), "--hand", "JS QH BJ"]) == 0
     out = capsys.readouterr().out

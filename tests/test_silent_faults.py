@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from compiler import pipeline
-from compiler.analysis.report import pct
-from compiler.cli import main
-from compiler.diagnostics import render
-from compiler.emit.card import render_markdown
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.cards.render import render_markdown
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.cli.main import main
+from croupier.diagnostics import render
+from croupier.driver import pipeline
+from croupier.semantics.resolve import Loader
+from croupier.tools.analysis.report import pct
 
 BANKER_SPEC = ROOT / "spec" / "ten_and_a_half_banker.rules"
 # the banker's exact edge per stake, both hitting below 8 (tests/test_analysis_seat.py checks it by simulation)
@@ -83,7 +83,7 @@ def test_pairwise_with_draw_when_tied_is_accepted(tmp_path):
 
 def test_every_settlement_code_has_a_golden_file():
     # resolve_checks.py is not among the modules test_errors_golden scans; cover this block's codes here
-    codes = set(re.findall(r'"(E015\d)"', (ROOT / "compiler" / "resolve_checks.py").read_text(encoding="utf-8")))
+    codes = set(re.findall(r'"(E015\d)"', (ROOT / "compiler" / "semantics" / "resolve_checks.py").read_text(encoding="utf-8")))
     assert codes == {"E0150", "E0151", "E0152", "E0153", "E0154"}
     goldens = {p.name[:5] for p in (ROOT / "tests" / "errors").glob("E015*.rules")}
     assert codes <= goldens

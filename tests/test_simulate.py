@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from conftest import BACCARAT
 
-from compiler import simulate as sim
-from compiler.cli import main
-from compiler.cli_simulate import game_engine
+from croupier.cli.main import main
+from croupier.cli.simulate import game_engine
+from croupier.tools import simulate as sim
 
 
 @pytest.fixture(scope="module")

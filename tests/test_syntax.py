@@ -6,8 +6,8 @@ from fractions import Fraction
 
 from conftest import BACCARAT
 
-from compiler import ast
-from compiler.syntax import parse_text
+from croupier.syntax import ast
+from croupier.syntax.parser import parse_text
 
 GOOD_HEAD = 'game g "G"\nshoe 8 decks of standard52\nhand player "P"\n'
 

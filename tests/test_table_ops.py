@@ -7,8 +7,8 @@ import json
 import pytest
 from conftest import BACCARAT
 
-from compiler.replay import replay_lines
-from compiler.resolve import resolve_file
+from croupier.semantics.resolve import resolve_file
+from croupier.tools.replay import replay_lines
 
 FLAT = {"b": {"banker": 10}, "p": {"player": 10}, "t": {"tie": 10}}
 

@@ -7,9 +7,9 @@ raises; `run_checks` runs them all in a fixed order. One module per family:
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, Span, error
-from ..model import Game
-from . import bets, draw_tables, hand_types, translations
+from croupier.checks import bets, draw_tables, hand_types, translations
+from croupier.diagnostics import Diagnostic, Span, error
+from croupier.semantics.model import Game
 
 PASSES: list = [draw_tables.check, bets.check, hand_types.check, translations.check]
 

@@ -4,7 +4,7 @@ A push clause that never applies (E0404: a push on an outcome that cannot
 happen), a win clause whose condition is never true (E0405), and a bet whose
 expected return per unit staked is above 1 (W0406: the house loses money on
 it). Payouts of zero or less are caught by the resolver (E0401). Expected
-returns come from `compiler.analysis` when it offers them, else from the
+returns come from `croupier.tools.analysis` when it offers them, else from the
 enumeration here (exact for everything the cards' values decide).
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..diagnostics import Diagnostic, error, warning
-from ..model import Game
-from ..printer import expr_text
-from .rounds import round_space
+from croupier.checks.rounds import round_space
+from croupier.diagnostics import Diagnostic, error, warning
+from croupier.semantics.model import Game
+from croupier.syntax.printer import expr_text
 
 
 def check(game: Game) -> list[Diagnostic]:

@@ -10,10 +10,10 @@ situation that reaches it.
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, Span, error, warning
-from ..model import DrawTable, Game
-from ..printer import expr_text
-from .rounds import RoundSpace, Situation, round_space
+from croupier.checks.rounds import RoundSpace, Situation, round_space
+from croupier.diagnostics import Diagnostic, Span, error, warning
+from croupier.semantics.model import DrawTable, Game
+from croupier.syntax.printer import expr_text
 
 MAX_CELLS_NAMED = 12  # per table and kind; beyond this the rest are counted
 
@@ -129,7 +129,7 @@ def _first_span(table: DrawTable, keys: list) -> Span:
 def _num(x) -> str:
     from fractions import Fraction
 
-    from ..printer import number_text
+    from croupier.syntax.printer import number_text
 
     return number_text(Fraction(x)) if isinstance(x, int | Fraction) else str(x)
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import itertools
 
-from ..cache import cached
-from ..diagnostics import Diagnostic, error, warning
-from ..emit.engine import emit_engine
-from ..engine_loader import load_engine
-from ..model import Game
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.cache import cached
+from croupier.diagnostics import Diagnostic, error, warning
+from croupier.semantics.model import Game
 
 MAX_SURVEY_HANDS = 250_000  # hands (a wild card's every choice counted) that `check` surveys for hand types
 
@@ -81,7 +81,7 @@ def check(game: Game) -> list[Diagnostic]:
 
 
 def _ties_settled(game: Game) -> bool:
-    from ..printer import expr_text
+    from croupier.syntax.printer import expr_text
 
     for clause in game.settlement.clauses:
         if clause.kind in ("draw", "banker-wins", "player-wins") and "tied" in expr_text(clause.expr).split():

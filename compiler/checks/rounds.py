@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..cache import cached, from_data
-from ..emit.engine import EngineEmitter
-from ..engine_loader import load_engine
-from ..game_scopes import round_scope
-from ..model import Game
-from ..scopes import to_python
+from croupier.backends.engine.emitter import EngineEmitter
+from croupier.backends.engine.loader import load_engine
+from croupier.cache import cached, from_data
+from croupier.semantics.game_scopes import round_scope
+from croupier.semantics.model import Game
+from croupier.semantics.scopes import to_python
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
 

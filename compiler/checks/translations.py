@@ -7,9 +7,9 @@ language: each gap is a warning pointing at the labels that lack it.
 
 from __future__ import annotations
 
-from ..diagnostics import Diagnostic, Span, warning
-from ..i18n import CARD_LANGS
-from ..model import Game, Labels
+from croupier.backends.cards.i18n import CARD_LANGS
+from croupier.diagnostics import Diagnostic, Span, warning
+from croupier.semantics.model import Game, Labels
 
 CODE = "W0601"
 

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 from conftest import BACCARAT, ROOT
 
-from compiler import cli, outputs, pipeline
-from compiler.cli import main
+from croupier import outputs
+from croupier.cli import main as cli
+from croupier.cli.main import main
+from croupier.driver import pipeline
 
 MANIFEST = ".croupier-manifest.json"
 
@@ -266,7 +268,7 @@ def test_a_build_killed_while_writing_leaves_the_old_file_whole(tmp_path):
     engine.write_bytes(b"# the old engine\n" * 100)
     script = (
         "import os, signal, sys\n"
-        "from compiler.cli import main\n"
+        "from croupier.cli.main import main\n"
         "real_fsync = os.fsync\n"
         "def fsync(fd):\n"
         "    if 'baccarat.py' in os.readlink(f'/proc/self/fd/{fd}'):\n"

@@ -27,8 +27,8 @@ import jinja2
 import pytest
 from lark import Lark
 
-from compiler import cache
-from compiler.syntax import GRAMMAR, SpecIndenter
+from croupier import cache
+from croupier.syntax.parser import GRAMMAR, SpecIndenter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
@@ -49,7 +49,7 @@ def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CROUPIER_CACHE": cache_dir}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -116,7 +116,7 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
         (folder / "jinja" / sub).mkdir(parents=True, exist_ok=True)
         bcc = jinja2.FileSystemBytecodeCache(str(folder / "jinja" / sub))
         env = jinja2.Environment()
-        for template in (ROOT / "compiler" / "templates").glob("*.j2"):
+        for template in (ROOT / "compiler" / "backends" / "cards" / "templates").glob("*.j2"):
             bucket = bcc.get_bucket(env, template.name, str(template), template.read_text(encoding="utf-8"))
             Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
 

@@ -19,7 +19,7 @@ import pytest
 from conftest import BACCARAT, ROOT
 from test_injection import PAYLOADS
 
-from compiler.cli import main
+from croupier.cli.main import main
 
 SHARED_MARKER = Path("/tmp/croupier_pwned")  # what the PAYLOADS of test_injection would create
 CARDS = "3S 2H 4D 2C 6H AS"
@@ -75,9 +75,9 @@ def test_play_runs_no_payload_from_the_file_name(index, marker, tmp_path, capsys
 
 
 def test_the_engine_of_a_hostile_file_name_is_the_plain_engine_plus_text(marker, tmp_path):
-    from compiler.emit.engine import emit_engine
-    from compiler.emit.pywriter import safe_text
-    from compiler.resolve import Loader
+    from croupier.backends.engine.emitter import emit_engine
+    from croupier.backends.pywriter import safe_text
+    from croupier.semantics.resolve import Loader
 
     game, _ = Loader().load(str(BACCARAT))
     plain = code_without_strings(emit_engine(game, "spec/baccarat.rules"))
@@ -118,7 +118,7 @@ def test_the_reported_repro(tmp_path):
     spec.parent.mkdir(parents=True)
     spec.write_bytes(BACCARAT.read_bytes())
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "play", str(spec), "--cards", CARDS], env=env,
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "play", str(spec), "--cards", CARDS], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert not pwned.exists()

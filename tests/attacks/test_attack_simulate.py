@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from conftest import BACCARAT, ROOT
 
-from compiler import simulate as sim
-from compiler.cli import main
-from compiler.cli_simulate import game_engine
+from croupier.cli.main import main
+from croupier.cli.simulate import game_engine
+from croupier.tools import simulate as sim
 
 
 def test_a_log_that_cannot_be_opened_stops_before_anything_is_simulated(tmp_path, capsys, monkeypatch):
@@ -44,7 +44,7 @@ def test_a_log_that_fails_while_writing_keeps_the_report(capsys):
 
 def croupier(*args: str) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "compiler.cli", "simulate", str(BACCARAT), *args],
+    return subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "simulate", str(BACCARAT), *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

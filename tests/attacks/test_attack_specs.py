@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from compiler import cli
-from compiler.resolve_checks import runtime_names
+from croupier.cli import main as cli
+from croupier.semantics.resolve_checks import runtime_names
 
 SPEC = ROOT / "spec"
 BASE_OK = (ROOT / "tests" / "errors" / "base_ok.rules").read_text(encoding="utf-8").split("\n", 1)[1]
@@ -27,7 +27,7 @@ PLAY_CARDS = ["--cards", "3S 2H 4D 2C 6H AS"]
 
 def croupier(*args: str, timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, env=env, input=stdin,
+    return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, env=env, input=stdin,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -115,7 +115,7 @@ def test_two_hundred_nested_operators(tmp_path: Path, op: str) -> None:
 
 
 def test_an_engine_that_does_not_compile_is_an_internal_diagnostic(monkeypatch, capsys) -> None:
-    from compiler.emit import engine as emit_engine
+    from croupier.backends.engine import emitter as emit_engine
 
     def broken(source: str, name: str):
         raise SyntaxError("too many nested parentheses")

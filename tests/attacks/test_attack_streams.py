@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit.engine import emit_engine
-from compiler.engine_loader import load_engine
-from compiler.resolve import Loader
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BACCARAT = "spec/baccarat.rules"
@@ -28,7 +28,7 @@ CARDS = ["3S", "2H", "4D", "2C", "6H", "AS"]
 
 
 def croupier(*args: str, stdin: str | bytes = "") -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", *args], cwd=ROOT, input=stdin,
+    proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, input=stdin,
                           capture_output=True, text=isinstance(stdin, str), timeout=120, check=False)
     stderr = proc.stderr if isinstance(proc.stderr, str) else proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in stderr, stderr

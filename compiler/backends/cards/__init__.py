@@ -1,0 +1,1 @@
+"""Back end: the rule cards (card model, templates, message catalogs, SVG)."""

@@ -1,0 +1,146 @@
+"""Examples on a rule card: hands found by the engine, and the reference cases shown as worked examples.
+
+An example hand of each hand type is found by enumerating the deck's rank
+multisets (smallest hands first) and asking the generated engine which type
+each hand is, so the card shows exactly what the engine would decide. Worked
+examples are the reference cases marked `example = true`: their input and
+expected answer, with card lists shown as cards and names shown by their labels.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from types import ModuleType
+from weakref import WeakKeyDictionary
+
+from croupier.cache import cached
+from croupier.semantics.cases import Case
+from croupier.semantics.model import Game
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+RED_SUITS = ("H", "D")
+SEARCH_LIMIT = 50_000  # hands tried before giving up on the rarer types
+_FOUND: WeakKeyDictionary = WeakKeyDictionary()  # engine module → its example hands (one search per build)
+
+
+def card_chip(game: Game, code: str, lang: str) -> dict:
+    """One card for display: rank, suit symbol, colour; a joker by its label."""
+    if game.shoe is not None and code in game.shoe.jokers:
+        label = game.joker_labels[code].get(lang, code) if code in game.joker_labels else code
+        return {"code": code, "rank": label, "suit": "", "red": code.startswith("B"), "joker": True}
+    rank, suit = code[:-1], code[-1:]
+    return {"code": code, "rank": rank, "suit": SUIT_SYMBOLS.get(suit, suit), "red": suit in RED_SUITS,
+            "joker": False}
+
+
+def _normal_code(game: Game, text) -> str | None:
+    """A card code as the game's shoe spells it, or None if the text is not a card of this shoe."""
+    if not isinstance(text, str) or game.shoe is None:
+        return None
+    t = text.strip().upper()
+    if t in game.shoe.jokers:
+        return t
+    rank, suit = t[:-1], t[-1:]
+    rank = "10" if rank == "T" else rank
+    if rank in game.shoe.ranks and suit in game.shoe.suits:
+        return rank + suit
+    return None
+
+
+def _hands(game: Game):
+    """Candidate hands, smallest first: rank multisets within the shoe's copies, suits dealt in order."""
+    shoe = game.shoe
+    lo, hi = game.hand_size or (1, 5)
+    kinds = list(shoe.ranks) + list(shoe.jokers)
+    for size in range(max(lo, 1), hi + 1):
+        for combo in combinations_with_replacement(kinds, size):
+            seen: dict[str, int] = {}
+            hand = []
+            for k in combo:
+                n = seen.get(k, 0)
+                seen[k] = n + 1
+                if k in shoe.jokers:
+                    if n >= shoe.decks:
+                        break
+                    hand.append(k)
+                else:
+                    if n >= len(shoe.suits) * shoe.decks:
+                        break
+                    hand.append(k + shoe.suits[n % len(shoe.suits)])
+            else:
+                yield hand
+
+
+def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]:
+    """Hand type name → the first hand (fewest cards) the engine classifies as that type."""
+    if engine is None or not game.types or game.shoe is None or not hasattr(engine, "adjudicate"):
+        return {}
+    if engine not in _FOUND:
+        digest = getattr(engine, "SOURCE_DIGEST", None)  # set by engine_loader; other modules are not cached
+        _FOUND[engine] = (cached("example-hands", digest, lambda: _search(game, engine)) if digest
+                          else _search(game, engine))
+    return _FOUND[engine]
+
+
+def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
+    wanted = {t.name for t in game.types}
+    found: dict[str, list[str]] = {}
+    for tried, hand in enumerate(_hands(game)):
+        if tried >= SEARCH_LIMIT or len(found) == len(wanted):
+            break
+        try:
+            answer = engine.adjudicate({"hand": hand})
+        except Exception:  # noqa: BLE001 - an engine that refuses a hand just gives no example
+            continue
+        kind = answer.get("type") if isinstance(answer, dict) else None
+        if kind in wanted and kind not in found:
+            found[kind] = hand
+    return found
+
+
+def _label_of(game: Game, name: str, lang: str) -> str:
+    for group in (game.hands, game.bets, game.events, game.outcomes):
+        if name in group:
+            return group[name].label(lang)
+    t = game.type_named(name)
+    return t.label(lang) if t is not None else ""
+
+
+def _text(game: Game, lang: str, value) -> str:
+    """A nested value as compact text, names shown by their labels."""
+    if isinstance(value, dict):
+        return "; ".join(f"{_label_of(game, str(k), lang) or k}: {_text(game, lang, v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_text(game, lang, v) for v in value) if value else "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, str) and _label_of(game, value, lang):
+        return _label_of(game, value, lang)
+    return str(value)
+
+
+def _rows(game: Game, lang: str, data: dict, depth: int = 0) -> list[dict]:
+    rows = []
+    for key, value in data.items():
+        row = {"key": key, "label": _label_of(game, key, lang), "cards": None, "text": "", "parts": None,
+               "bool": None, "total_of": ""}
+        hand, _, tail = key.rpartition("_")
+        if tail == "total" and hand in game.hands:
+            row["total_of"] = game.hands[hand].label(lang)
+        codes = [_normal_code(game, v) for v in value] if isinstance(value, list) else []
+        if isinstance(value, list) and value and all(codes):
+            row["cards"] = [card_chip(game, c, lang) for c in codes]
+        elif isinstance(value, dict) and depth == 0:
+            row["parts"] = _rows(game, lang, value, 1)
+        elif isinstance(value, bool):
+            row["bool"] = value
+        else:
+            row["text"] = _text(game, lang, value)
+        rows.append(row)
+    return rows
+
+
+def worked_examples(game: Game, lang: str, cases: list[Case]) -> list[dict]:
+    """The reference cases marked as examples, ready to show: cards, stakes and the expected result."""
+    return [{"id": c.id, "source": c.source, "title": c.title,
+             "input": _rows(game, lang, c.input), "expect": _rows(game, lang, c.expect)} for c in cases]

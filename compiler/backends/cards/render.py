@@ -1,0 +1,102 @@
+"""Rule-card back end: render a game's card as Markdown and as standalone HTML, in one language.
+
+Templates are Jinja2 with `StrictUndefined`; the HTML environment autoescapes,
+the Markdown one escapes spec text with the `md` filter. Fixed prose comes from
+the gettext catalogs (`croupier.i18n`) through Jinja2's i18n extension, with
+new-style gettext so that placeholders are escaped like any other value.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import jinja2
+
+from croupier.backends.cards import i18n
+from croupier.backends.cards.card_model import card_view
+from croupier.cache import cached
+from croupier.semantics.cases import Case
+from croupier.semantics.model import Game
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+LANG_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+# The grid colours (CSS custom properties --draw and --stand in card.css), as browsers report them.
+DRAW_RGB = "rgb(31, 122, 77)"
+STAND_RGB = "rgb(239, 230, 207)"
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#|!&~])")
+
+
+def md_escape(text) -> str:
+    """Spec text made inert in Markdown: no markup, no HTML, one line."""
+    text = " ".join(str(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_code(text) -> str:
+    """Spec text as a Markdown code span that no backtick inside can close."""
+    text = " ".join(str(text).split())
+    ticks = max((len(m) for m in re.findall(r"`+", text)), default=0) + 1
+    fence = "`" * ticks
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _python_text(data) -> str:
+    if not isinstance(data, str):
+        raise TypeError("not template source")
+    return data
+
+
+class _Environment(jinja2.Environment):
+    """An environment whose templates' generated Python source (text, never bytecode) is kept in
+    Croupier's data-only cache, keyed by the template text and everything its translation depends on,
+    so that the three languages of a format and later builds share one translation of each template."""
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        if not isinstance(source, str) or raw or defer_init:
+            return super().compile(source, name, filename, raw, defer_init)
+        key = f"{jinja2.__version__}\0{self.autoescape}\0{self.newstyle_gettext}\0{name}\0{source}"
+        python = cached("jinja", key, lambda: super(_Environment, self).compile(source, name, filename, raw=True),
+                        encode=_python_text, decode=_python_text)
+        return self._compile(python, filename or "<template>")
+
+
+@cache
+def environment(autoescape: bool, lang: str) -> jinja2.Environment:
+    """The template environment of one format and language, with that language's catalog installed."""
+    env = _Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=autoescape,
+        keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)
+    env.filters["md"] = md_escape
+    env.filters["mdcode"] = md_code
+    env.globals["lang_names"] = LANG_NAMES
+    return env
+
+
+def render_view(view: dict, fmt: str) -> str:
+    """Render a card view as `md` or `html`."""
+    env = environment(fmt == "html", view["lang"])
+    text = env.get_template(f"card.{fmt}.j2").render(**view)
+    if fmt == "md":
+        text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.rstrip("\n") + "\n"
+
+
+def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
+                 langs: tuple[str, ...] = ()) -> dict[str, str]:
+    """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}."""
+    view = card_view(game, lang, examples, engine, langs)
+    return {fmt: render_view(view, fmt) for fmt in ("md", "html")}
+
+
+def render_markdown(game: Game, lang: str, examples: list[Case]) -> str:
+    """The Markdown rule card of a game in one language (no engine: no example hands)."""
+    return render_view(card_view(game, lang, examples), "md")

@@ -1,0 +1,1 @@
+"""Back end: the conformance tests compiled from the reference cases."""

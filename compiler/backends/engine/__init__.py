@@ -1,0 +1,1 @@
+"""Back end: the standalone Python engine (emitter, runtime parts, loader)."""

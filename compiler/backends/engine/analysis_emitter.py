@@ -1,0 +1,145 @@
+"""Engine back end, analysis part: tell the engine's exact enumerator what the rules read.
+
+The enumerator (runtime part `analysis_round`) walks every deal of a full shoe,
+grouping deals that no rule of the spec can tell apart. Which deals those are
+follows from the spec: this module reads every expression of the round (draw
+tables, events, outcomes, bets) and lists the *facts* of each hand they read:
+
+- `count`  how many cards (also `drew`), `total` the hand's total,
+- `third`  the value of the third card, `first2` the total of the first two,
+- `pair2`  whether the first two cards are of one rank, `pair` whether all are.
+
+It emits the constant `ANALYSIS` into the engine. A rule that reads a hand in a
+way not listed here makes the analysis unsupported (with the reason), never wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from croupier.backends.pywriter import PyWriter, literal
+from croupier.semantics.model import Game
+from croupier.syntax import ast
+
+FACTS = ("count", "total", "third", "first2", "pair2", "pair")
+DEAL_FACTS = ("first2", "pair2")  # fixed once every hand holds its two dealt cards
+NUMERIC = ("min", "max", "floor", "value")
+
+
+class Unsupported(Exception):
+    """A rule reads a hand in a way the enumerator cannot group deals by."""
+
+
+class FactReader:
+    """Collects the (fact, hand) pairs an expression reads, following events and outcomes."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def hand_of(self, e: ast.Expr) -> str | None:
+        return e.name if isinstance(e, ast.Name) and e.name in self.game.hands else None
+
+    def first2_of(self, e: ast.Expr) -> str | None:
+        if isinstance(e, ast.Call) and e.func == "first2" and len(e.args) == 1:
+            return self.hand_of(e.args[0])
+        return None
+
+    def read(self, e: ast.Expr | None, seen: frozenset[str] = frozenset()) -> set[tuple[str, str]]:
+        if e is None:
+            return set()
+        if isinstance(e, ast.Call):
+            return self.call(e, seen)
+        if isinstance(e, ast.Name):
+            if self.hand_of(e):
+                raise Unsupported(f"a rule reads the hand {e.name} in a way the analysis cannot group")
+            ev = self.game.events.get(e.name)
+            if ev is not None and e.name not in seen:
+                return self.read(ev.when, seen | {e.name})
+            return set()
+        if isinstance(e, ast.IsTest):
+            if e.subject == "outcome":
+                return set().union(*(self.read(o.when, seen) for o in self.game.outcomes.values()))
+            raise Unsupported(f"a rule tests `{e.subject} is …`, which the analysis cannot group")
+        out: set[tuple[str, str]] = set()
+        for f in dataclasses.fields(e):
+            v = getattr(e, f.name)
+            for child in (v if isinstance(v, list) else [v]):
+                if isinstance(child, ast.Expr):
+                    out |= self.read(child, seen)
+        return out
+
+    def call(self, e: ast.Call, seen: frozenset[str]) -> set[tuple[str, str]]:
+        arg = e.args[0] if len(e.args) == 1 else None
+        hand = self.hand_of(arg) if arg is not None else None
+        first2 = self.first2_of(arg) if arg is not None else None
+        if e.func in ("total", "count") and hand:
+            return {(e.func, hand)}
+        if e.func == "total" and first2:
+            return {("first2", first2)}
+        if e.func == "count" and first2:
+            return {("count", first2)}
+        if e.func == "drew" and hand:
+            return {("count", hand)}
+        if e.func == "third" and hand:
+            return {("third", hand)}
+        if e.func == "same_rank" and first2:
+            return {("pair2", first2)}
+        if e.func == "same_rank" and hand:
+            return {("pair", hand)}
+        if e.func in NUMERIC:
+            return set().union(set(), *(self.read(a, seen) for a in e.args))
+        raise Unsupported(f"a rule uses {e.func}(…) in a way the analysis cannot group")
+
+
+def by_hand(game: Game, pairs: set[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    return {h: tuple(f for f in FACTS if (f, h) in pairs) for h in game.hands}
+
+
+def analysis_plan(game: Game) -> dict:
+    """What the enumerator must tell apart: facts per hand, for the draws and for the result."""
+    reader = FactReader(game)
+    plan: dict = {"supported": True, "reason": ""}
+    try:
+        dealt = Counter(game.deal_order)
+        if any(dealt[h] < 2 for h in game.hands):
+            raise Unsupported("the analysis needs every hand to be dealt at least two cards")
+        draw = set().union(set(), *(reader.read(x) for t in game.draws for x in (t.when, t.row_key, t.col_key)))
+        stand = reader.read(game.stand_when)
+        deal_events, final = [], set()
+        for ev in game.events.values():
+            facts = reader.read(ev.when, frozenset({ev.name}))
+            if all(f in DEAL_FACTS for f, _h in facts):
+                deal_events.append(ev.name)
+            else:
+                final |= facts
+        for o in game.outcomes.values():
+            final |= reader.read(o.when)
+        for b in game.bets.values():
+            for rule in b.wins:
+                final |= reader.read(rule.when)
+            for push in b.pushes:
+                final |= reader.read(push)
+        final |= {("total", h) for h in game.hands}
+    except Unsupported as exc:
+        return {"supported": False, "reason": str(exc), "deal_by_rank": False, "draw_by_rank": False,
+                "draw": {}, "final": {}, "deal_events": ()}
+    every = draw | stand | final | {
+        f for ev in game.events.values() for f in reader.read(ev.when, frozenset({ev.name}))}
+    plan["draw_by_rank"] = any(f == "pair" for f, _h in every)
+    plan["deal_by_rank"] = plan["draw_by_rank"] or any(f == "pair2" for f, _h in every)
+    plan["draw"] = by_hand(game, draw)
+    plan["final"] = by_hand(game, final)
+    plan["deal_events"] = tuple(deal_events)
+    return plan
+
+
+def emit_analysis(game: Game, w: PyWriter) -> None:
+    """Write the `ANALYSIS` constant the exact enumerator reads."""
+    plan = analysis_plan(game)
+    w.comment("What the exact analysis must tell apart, read from the rules above (see analyse()).")
+    w.line("ANALYSIS = {")
+    for key, value in plan.items():
+        w.line(f"    {literal(key)}: {literal(value)},")
+    w.line("}")
+    w.blank(2)

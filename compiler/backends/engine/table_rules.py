@@ -1,0 +1,62 @@
+"""Engine back end, table operations: the spec's squeeze, valid-bet and void rules.
+
+Writes the data the `table_ops` runtime part reads (SQUEEZE_*, VALID_PUSHED_NONE,
+VOID_RETURNS_STAKES) and the functions generated from the spec's rules:
+`no_valid_bets(r, bets)` from `valid bets none when …` and one `pushed_<bet>(r)`
+per bet with a push rule (whether that bet's stake came back by its push).
+"""
+
+from __future__ import annotations
+
+from croupier.backends.pywriter import PyWriter, literal
+from croupier.semantics.game_scopes import round_scope, valid_bet_scope
+from croupier.semantics.model import Game
+from croupier.syntax.printer import expr_text
+
+
+def rule_text(text: str, cite: str | None) -> str:
+    return f"{text} [{cite}]" if cite else text
+
+
+def table_data(game: Game, w: PyWriter) -> None:
+    """The table-operation constants of a dealt-round game."""
+    s = game.squeeze
+    if s is not None:
+        w.comment(rule_text(f"squeeze {' '.join(s.bets)} by larger stake ties to {s.ties_to} "
+                            f"order {' '.join(s.order)}", s.cite))
+    w.line(f"SQUEEZE_BETS = {literal(tuple(s.bets) if s else ())}")
+    w.line(f"SQUEEZE_TIES_TO = {literal(s.ties_to if s else None)}")
+    w.line(f"SQUEEZE_ORDER = {literal(tuple(s.order) if s else ())}")
+    if game.valid_bets_pushed_none:
+        w.comment(rule_text("valid bets none for pushed stakes", game.valid_bets_pushed_cite))
+    w.line(f"VALID_PUSHED_NONE = {literal(game.valid_bets_pushed_none)}")
+    if game.void_returns_stakes:
+        w.comment(rule_text("void returns stakes", game.void_cite))
+    w.line(f"VOID_RETURNS_STAKES = {literal(game.void_returns_stakes)}")
+
+
+def table_functions(game: Game, w: PyWriter, py) -> None:
+    """`no_valid_bets` and the `pushed_<bet>` tests; `py(expr, scope)` translates an expression."""
+    rule = game.valid_bets_none_when
+    with w.block("def no_valid_bets(r, bets):"):
+        if rule is None:
+            w.line('"""Whether a bettor\'s round counts no valid bet: the spec has no such rule."""')
+            w.line("return False")
+        else:
+            text = rule_text(f"valid bets none when {expr_text(rule)}", game.valid_bets_cite)
+            w.line('"""Whether a bettor\'s round counts no valid bet (`bets` holds the bets placed)."""')
+            w.comment(text)
+            w.line(f"return {py(rule, valid_bet_scope(game))}")
+    w.blank(2)
+    bs = round_scope(game, with_outcome=True)
+    pushing = [b for b in game.bets.values() if b.pushes]
+    for b in pushing:
+        with w.block(f"def pushed_{b.name}(r):"):
+            w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
+            for win in b.wins:
+                with w.block(f"if {py(win.when, bs)}:"):
+                    w.line("return False")
+            w.line("return " + " or ".join(py(p, bs) for p in b.pushes))
+        w.blank(2)
+    w.line("PUSHED = {" + ", ".join(f"{literal(b.name)}: pushed_{b.name}" for b in pushing) + "}")
+    w.blank(2)

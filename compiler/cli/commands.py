@@ -1,0 +1,20 @@
+"""Sub-commands beyond build/check/play, each in its own module, registered here."""
+
+from __future__ import annotations
+
+import importlib
+
+# Each module named here defines `register(subparsers)`.
+COMMAND_MODULES = ["croupier.cli.analyze", "croupier.cli.simulate"]
+
+
+def add_commands(sub) -> None:
+    """Register the further sub-commands whose modules exist."""
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)

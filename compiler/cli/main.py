@@ -1,0 +1,233 @@
+"""The `croupier` command: build, check, play (and the analysis and simulation commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from croupier.diagnostics import SpecError, render_all
+from croupier.paths import ROOT
+
+
+class _Lazy:
+    """A module imported on first use, so that light commands start quickly."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        import importlib
+
+        return getattr(importlib.import_module(self._name), attr)
+
+
+pipeline = _Lazy("croupier.driver.pipeline")
+
+
+def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
+    if args_specs:
+        return [Path(s) for s in args_specs], False
+    return pipeline.default_specs(), True
+
+
+def _print_diags(diags: list, sources: dict[str, str], fmt: str, stream) -> None:
+    from croupier.diagnostics import render_all, to_json
+
+    if fmt == "json":
+        print(to_json(diags), file=stream)
+    elif diags:
+        print(render_all(diags, sources), file=stream)
+
+
+def cmd_build(args) -> int:
+    specs, full = _specs(args.specs)
+    results, loader = pipeline.compile_all(specs)
+    diags = [d for r in results for d in r.diagnostics]
+    _print_diags(diags, loader.sources, "text", sys.stderr)
+    if not all(r.ok for r in results):
+        print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
+        return 1
+    out = Path(args.out) if args.out else ROOT / "generated"
+    from croupier.outputs import OutputError
+
+    try:
+        written, removed = pipeline.write_artefacts(results, out, full)
+    except OutputError as exc:
+        print(f"croupier: {exc}", file=sys.stderr)
+        print("croupier: build stopped; every file is whole (as before or as built); fix this and build again",
+              file=sys.stderr)
+        return 1
+    for rel in removed:
+        print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
+    shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
+    print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    specs, full = _specs(args.specs)
+    results, loader = pipeline.compile_all(specs)
+    diags = [d for r in results for d in r.diagnostics]
+    errors = [d for d in diags if d.is_error or args.strict]
+    stale = []
+    if not errors and not args.no_stale:
+        stale = pipeline.stale(results, ROOT / "generated", full)
+    if args.format == "json":
+        from croupier.diagnostics import to_json
+
+        print(to_json(diags))
+    else:
+        _print_diags(diags, loader.sources, "text", sys.stderr)
+        for s in stale:
+            print(f"stale: {s}", file=sys.stderr)
+        if stale:
+            print("hint: run `croupier build` and commit generated/", file=sys.stderr)
+    if errors or stale:
+        return 1
+    if args.format != "json":
+        warnings = sum(1 for d in diags if not d.is_error)
+        print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
+    return 0
+
+
+def load_game_engine(spec: str):
+    """(game, engine) of one spec; exit with its diagnostics if it is bad."""
+    from croupier.driver.spec_engine import compile_spec
+
+    c = compile_spec(spec)
+    return c.game, c.engine
+
+
+def cmd_play(args) -> int:
+    from croupier.tools.explain import explain_hand, explain_round, explain_table
+    from croupier.tools.replay import RoundLog, answer_and_log
+
+    game, engine = load_game_engine(args.spec)
+    if (args.replay or args.log) and not game.is_dealt_round:
+        print("croupier: --replay and --log are for dealt-round games", file=sys.stderr)
+        return 2
+    if args.replay:
+        return cmd_replay(engine, args.replay)
+    if args.jsonl:
+        if hasattr(sys.stdin, "reconfigure"):
+            sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
+        if args.log:
+            try:
+                log = RoundLog(args.log)  # opened before the first line: a log that cannot be written stops here
+            except OSError as exc:
+                print(f"croupier: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
+            try:
+                answer_and_log(engine, sys.stdin, sys.stdout.write, log)
+            finally:
+                log.commit()
+            if log.error is not None:
+                print(f"croupier: the log {args.log} could not be written: {log.error.strerror or log.error}",
+                      file=sys.stderr)
+                return 1
+        else:
+            engine.run_jsonl(sys.stdin, sys.stdout.write)
+        return 0
+    try:
+        if args.hand is not None:
+            if not game.is_seat_game:
+                print("croupier: --hand is for games with hand types", file=sys.stderr)
+                return 2
+            data, text = explain_hand(game, engine, args.hand)
+        elif args.table is not None:
+            if not game.is_seat_game:
+                print("croupier: --table is for seat games; use --cards or --jsonl", file=sys.stderr)
+                return 2
+            data, text = explain_table(game, engine, engine.read_json(args.table))
+        elif args.cards is not None:
+            if not game.is_dealt_round:
+                print("croupier: --cards is for dealt-round games; use --hand or --table", file=sys.stderr)
+                return 2
+            bets = {}
+            for b in args.bet or []:
+                name, _, stake = b.partition("=")
+                bets[name.strip()] = stake.strip()
+            data, text = explain_round(game, engine, args.cards, bets, args.room)
+        else:
+            print("croupier: play needs --cards, --hand, --table or --jsonl", file=sys.stderr)
+            return 2
+    except engine.EngineError as exc:
+        return _play_error(args, str(exc))
+    except Exception as exc:  # last resort: an unforeseen exception is reported, never a traceback
+        return _play_error(args, engine.internal_error(exc)["error"])
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else text)
+    return 0
+
+
+def _play_error(args, message: str) -> int:
+    if args.json:
+        print(json.dumps({"error": message}))
+    else:
+        print(f"croupier: {message}", file=sys.stderr)
+    return 1
+
+
+def cmd_replay(engine, path: str) -> int:
+    """Adjudicate a round log again and report every mismatch by round number."""
+    from croupier.tools.replay import replay_lines
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            checked, problems = replay_lines(engine, f)
+    except OSError as exc:
+        print(f"croupier: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    for p in problems:
+        print(p)
+    print(f"croupier: {checked} round(s) replayed, {len(problems)} mismatch(es)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="compile specs into generated/")
+    b.add_argument("specs", nargs="*", help="spec files (default: every spec in spec/)")
+    b.add_argument("--out", help="output folder (default: generated/)")
+    b.set_defaults(func=cmd_build)
+    c = sub.add_parser("check", help="parse and check specs; fail when generated/ is stale")
+    c.add_argument("specs", nargs="*")
+    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
+    c.set_defaults(func=cmd_check)
+    pl = sub.add_parser("play", help="adjudicate rounds or tables with a spec's engine")
+    pl.add_argument("spec")
+    pl.add_argument("--cards", help='cards in dealing order, e.g. "3S 2H 4D 2C 6H AS"')
+    pl.add_argument("--bet", action="append", help="a bet, e.g. banker=100 (repeatable)")
+    pl.add_argument("--room", help="check the stakes against this room's limits")
+    pl.add_argument("--hand", help='one hand to evaluate, e.g. "JS QH BJ"')
+    pl.add_argument("--table", help="one table as JSON (hands, stakes, coins[, banker])")
+    pl.add_argument("--json", action="store_true", help="print the result as JSON")
+    pl.add_argument("--jsonl", action="store_true", help="read requests as JSON Lines on stdin")
+    pl.add_argument("--log", help="with --jsonl: also write each answered round as a JSON Lines round record")
+    pl.add_argument("--replay", metavar="LOG", help="adjudicate a round log again and report every mismatch")
+    pl.set_defaults(func=cmd_play)
+    from croupier.cli.commands import add_commands
+
+    add_commands(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic
+        print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

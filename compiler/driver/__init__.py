@@ -1,0 +1,1 @@
+"""The driver: turns a spec into whatever a command needs, through the stages in order."""

@@ -1,0 +1,323 @@
+"""The resolved model of a game: what the emitters and the analysis walk.
+
+Built from the syntax tree by `resolve`; names are checked, variants are
+merged onto their base, values are exact Fractions. Expressions stay as `ast`
+nodes (already checked against their scope) and are translated by each back end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from croupier.diagnostics import Span
+from croupier.syntax import ast
+
+STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+STANDARD_SUITS = ("S", "H", "C", "D")
+LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+
+
+@dataclass
+class Labels:
+    """Display names of one thing, by language; `get` falls back zh-Hant → zh → en."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+    span: Span | None = None
+
+    def get(self, lang: str, default: str = "") -> str:
+        if lang in self.texts:
+            return self.texts[lang]
+        if lang.startswith("zh") and "zh" in self.texts:
+            return self.texts["zh"]
+        return self.texts.get("en", default)
+
+    def has(self, lang: str) -> bool:
+        return lang in self.texts or (lang.startswith("zh") and "zh" in self.texts)
+
+
+@dataclass
+class Item:
+    """Something the spec declares: its name, labels, source citation and span."""
+
+    name: str
+    labels: Labels
+    span: Span
+    cite: str | None = None
+    origin: str = ""  # the game whose spec file declared it (a base or the variant)
+
+    def label(self, lang: str) -> str:
+        return self.labels.get(lang, self.name)
+
+
+@dataclass
+class Source:
+    """A source document the rules cite."""
+
+    ident: str
+    description: str
+    span: Span
+
+
+@dataclass
+class Assumption(Item):
+    """A choice the sources leave open, stated in the spec and shown on the card."""
+
+
+@dataclass
+class Shoe:
+    """The cards in play: decks of a kind, jokers, and the ranks and suits they use."""
+
+    decks: int
+    kind: str
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+    jokers: tuple[str, ...]
+    span: Span
+    cite: str | None = None
+
+    def card_codes(self) -> list[str]:
+        """Every distinct card of one deck, in rank-major order (`AS`, `AH`, …, `BJ`)."""
+        return [r + s for r in self.ranks for s in self.suits] + list(self.jokers)
+
+    def copies(self, code: str) -> int:
+        return self.decks
+
+
+@dataclass
+class CardClass(Item):
+    """A named class of ranks, such as the face cards."""
+
+    ranks: tuple[str, ...] = ()
+
+
+@dataclass
+class Wild:
+    """Wild ranks, what they may stand for, and how the best substitution is chosen."""
+
+    ranks: tuple[str, ...]
+    stands_for: tuple[str, ...]
+    best_by: tuple[str, ...]
+    span: Span
+    cite: str | None = None
+
+
+@dataclass
+class Event(Item):
+    """A named condition on a round, reported in its record (natural, pairs)."""
+
+    when: ast.Expr | None = None
+
+
+@dataclass
+class DrawTable:
+    """One draw table: which hand, when it applies, its keys and its D/S cells."""
+
+    hand: str
+    when: ast.Expr | None
+    row_key: ast.Expr
+    col_key: ast.Expr | None
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]  # () for a one-key table
+    cells: dict[tuple[int, int | None], bool]  # True = draw
+    cell_spans: dict[tuple[int, int | None], Span]
+    span: Span
+    cite: str | None = None
+    origin: str = ""
+    ident: str = ""  # a readable Python-safe name, unique in the game
+
+    def describe(self) -> str:
+        from croupier.syntax.printer import expr_text
+
+        text = f"draw {self.hand}"
+        if self.when is not None:
+            text += f" when {expr_text(self.when)}"
+        text += f" by {expr_text(self.row_key)}"
+        if self.col_key is not None:
+            text += f" × {expr_text(self.col_key)}"
+        return text
+
+
+@dataclass
+class Outcome(Item):
+    """A named result of a round, with the condition that decides it."""
+
+    when: ast.Expr | None = None
+
+
+@dataclass
+class Payout:
+    """How a winning bet pays; `returns(stake)` is the total back, stake included."""
+
+    style: str  # "including" | "to"
+    ratio: Fraction
+    commission: Fraction | None = None
+    rounding: str | None = None
+    unit: Fraction | None = None
+    text: str = ""
+
+    def gross_multiple(self) -> Fraction:
+        """Total returned per unit staked, before commission."""
+        return self.ratio if self.style == "including" else 1 + self.ratio
+
+
+@dataclass
+class BetRule:
+    """One `wins when …` clause of a bet."""
+
+    when: ast.Expr
+    payout: Payout
+    span: Span
+    cite: str | None = None
+
+
+@dataclass
+class Bet(Item):
+    """A bet: win clauses tried in order, push conditions; otherwise it loses."""
+
+    wins: list[BetRule] = field(default_factory=list)
+    pushes: list[ast.Expr] = field(default_factory=list)
+
+
+@dataclass
+class HandType(Item):
+    """A named hand type with its predicate and multiplier; listed high to low."""
+
+    when: ast.Expr | None = None
+    multiplier: Fraction = Fraction(0)
+    tiebreak: tuple[str, ...] = ()
+
+
+@dataclass
+class Formula(Item):
+    """A named table formula (`let NAME = …` at the top level of a spec)."""
+
+    expr: ast.Expr | None = None
+
+
+@dataclass
+class Settlement:
+    """How a seat game settles: the scheme and its formula clauses, in order."""
+
+    scheme: str  # "pairwise" | "against-banker"
+    clauses: list[ast.SettleClause]
+    span: Span
+    cite: str | None = None
+    labels: Labels = field(default_factory=Labels)
+    stake_lines: list[ast.SettleStake] = field(default_factory=list)  # `each player stakes NAME`
+
+    @property
+    def stake(self) -> str | None:
+        """The table formula every player stakes against the banker (`each player stakes NAME`), if declared."""
+        return self.stake_lines[0].name if self.stake_lines else None
+
+
+@dataclass
+class Room(Item):
+    """A room with per-bet table limits."""
+
+    limits: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+
+
+@dataclass
+class Squeeze:
+    """Who may squeeze: the bets that may, the tie rule, and the order of sides."""
+
+    bets: tuple[str, ...]
+    ties_to: str
+    order: tuple[str, ...]
+    span: Span
+    cite: str | None = None
+
+
+@dataclass
+class ShoeProcedure:
+    """Cut card, burn and last-round rules of a shoe."""
+
+    cut_low: int | None = None
+    cut_high: int | None = None
+    burn_reveal: int = 0
+    burn_values: dict[str, int] = field(default_factory=dict)
+    last_round: str | None = None
+    cites: dict[str, str | None] = field(default_factory=dict)
+
+
+@dataclass
+class Difference:
+    """How a variant differs from its base: what was overridden or added."""
+
+    what: str  # "override" | "add"
+    kind: str
+    name: str
+    span: Span
+
+
+@dataclass
+class Game:
+    """A whole game, resolved: the one object every back end reads."""
+
+    name: str
+    labels: Labels
+    path: str
+    span: Span
+    base: Game | None = None
+    sources: list[Source] = field(default_factory=list)
+    assumptions: dict[str, Assumption] = field(default_factory=dict)
+    shoe: Shoe | None = None
+    joker_labels: dict[str, Labels] = field(default_factory=dict)
+    values: dict[str, Fraction] = field(default_factory=dict)
+    value_cite: str | None = None
+    classes: dict[str, CardClass] = field(default_factory=dict)
+    wild: Wild | None = None
+    modulus: int | None = None
+    total_cite: str | None = None
+    card_order: tuple[str, ...] = ()
+    suit_order: tuple[str, ...] = ()
+    hands: dict[str, Item] = field(default_factory=dict)
+    deal_order: tuple[str, ...] = ()
+    deal_cite: str | None = None
+    events: dict[str, Event] = field(default_factory=dict)
+    stand_when: ast.Expr | None = None
+    stand_cite: str | None = None
+    draws: list[DrawTable] = field(default_factory=list)
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    bets: dict[str, Bet] = field(default_factory=dict)
+    seats: tuple[int, int] | None = None
+    hand_size: tuple[int, int] | None = None
+    hand_size_span: Span | None = None  # where the hand size is stated (for the survey bound)
+    types: list[HandType] = field(default_factory=list)
+    formulas: dict[str, Formula] = field(default_factory=dict)
+    settlement: Settlement | None = None
+    policy_threshold: Fraction | None = None
+    rooms: dict[str, Room] = field(default_factory=dict)
+    squeeze: Squeeze | None = None
+    valid_bets_none_when: ast.Expr | None = None
+    valid_bets_cite: str | None = None
+    valid_bets_pushed_none: bool = False
+    valid_bets_pushed_cite: str | None = None
+    procedure: ShoeProcedure = field(default_factory=ShoeProcedure)
+    void_returns_stakes: bool = False
+    void_cite: str | None = None
+    differences: list[Difference] = field(default_factory=list)
+    source_text: str = ""
+
+    @property
+    def is_dealt_round(self) -> bool:
+        """A game whose rounds are dealt and drawn by fixed rules, with bets."""
+        return bool(self.hands)
+
+    @property
+    def is_seat_game(self) -> bool:
+        """A game of seated players whose hands are ranked and settled."""
+        return bool(self.types)
+
+    def type_named(self, name: str) -> HandType | None:
+        return next((t for t in self.types if t.name == name), None)
+
+    def hand_draws(self) -> list[tuple[str, list[DrawTable]]]:
+        """Draw tables grouped by hand, hands in order of their first table."""
+        order: list[str] = []
+        for t in self.draws:
+            if t.hand not in order:
+                order.append(t.hand)
+        return [(h, [t for t in self.draws if t.hand == h]) for h in order]

@@ -1,0 +1,366 @@
+"""Late resolver checks: the shoe and values are complete, and every expression fits its scope.
+
+Run once all statements are read (so that names defined later in the file are
+known); problems are reported through `err`, type errors through the `Checker`.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from croupier.diagnostics import Span
+from croupier.semantics import model
+from croupier.semantics.game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
+from croupier.semantics.scopes import BOOL, NUM, Checker, names_used
+from croupier.syntax import ast
+
+TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
+
+
+def check_shoe_and_values(g: model.Game, err: Callable[..., None], value_span: Span) -> None:
+    """A shoe, values for every rank, wild cards the deck has, and a total rule."""
+    if g.shoe is None:
+        err("E0125", "the spec has no `shoe`", g.span, "add: shoe 8 decks of standard52")
+        return
+    if not g.values:
+        err("E0125", "the spec has no `value` statement", g.span, "add: value A = 1, 2..9 = pip, 10 J Q K = 0")
+        return
+    wild = set(g.wild.ranks) if g.wild else set()
+    for r in g.shoe.ranks + g.shoe.jokers:
+        if r not in g.values and r not in wild:
+            err("E0126", f"rank {r} has no value", value_span,
+                f"add `{r} = …` to the value statement")
+    if g.wild:
+        for r in g.wild.ranks:
+            if r not in g.shoe.ranks + g.shoe.jokers:
+                err("E0127", f"wild card {r} is not in the shoe", g.wild.span)
+        for r in g.wild.stands_for:
+            if r not in g.shoe.ranks + g.shoe.jokers or r in wild:
+                err("E0127", f"a wild stands for {r}, which the deck lacks or is itself wild", g.wild.span,
+                    "a wild stands for ranks of the shoe that are not wild")
+    if g.total_cite is None and g.modulus is None:
+        err("E0125", "the spec has no `total` statement", g.span, "add: total sum mod 10, or: total sum")
+
+def check_expressions(g: model.Game, c: Checker, err: Callable[..., None]) -> None:  # noqa: C901
+    """Check every expression against the scope of its place (one block per place)."""
+    if g.hands:
+        rs = round_scope(g, with_outcome=False)
+        for ev in g.events.values():
+            c.check(ev.when, round_scope(g, with_outcome=False, with_events=False), BOOL)
+        if g.stand_when is not None:
+            c.check(g.stand_when, rs, BOOL)
+        for t in g.draws:
+            if t.when is not None:
+                c.check(t.when, rs, BOOL)
+            c.check(t.row_key, rs, NUM)
+            if t.col_key is not None:
+                c.check(t.col_key, rs, NUM)
+        for o in g.outcomes.values():
+            c.check(o.when, rs, BOOL)
+        bs = round_scope(g, with_outcome=True)
+        for b in g.bets.values():
+            for w in b.wins:
+                c.check(w.when, bs, BOOL)
+            for p in b.pushes:
+                c.check(p, bs, BOOL)
+        if not g.deal_order:
+            err("E0128", "the spec declares hands but no `deal` order", g.span,
+                "add: deal player, banker, player, banker")
+        if not g.outcomes:
+            err("E0128", "the spec declares hands but no outcome", g.span,
+                "add: outcome NAME when …")
+    if g.valid_bets_none_when is not None:
+        c.check(g.valid_bets_none_when, valid_bet_scope(g), BOOL)
+    if g.types:
+        ts = type_scope(g)
+        for t in g.types:
+            if t.when is not None:
+                c.check(t.when, ts, BOOL)
+        for f in g.formulas.values():
+            c.check(f.expr, table_scope(g), NUM)
+        if g.settlement is None:
+            err("E0128", "the spec has hand types but no `settle` block", g.span,
+                "add: settle pairwise, or: settle against-banker")
+        if g.seats is None:
+            err("E0128", "the spec has hand types but no `seats` range", g.span, "add: seats 2..5")
+        if g.hand_size is None:
+            err("E0128", "the spec has hand types but no `hand size`", g.span, "add: hand size 1..5")
+    if g.settlement is not None:
+        lets: list[str] = []
+        pays = 0
+        for cl in g.settlement.clauses:
+            scope = settle_scope(g, lets, with_result=cl.kind in ("let", "pay"))
+            if cl.kind == "let":
+                c.check(cl.expr, scope, NUM)
+                if cl.name in lets:
+                    err("E0103", f"`{cl.name}` is defined twice", cl.span)
+                lets.append(cl.name)
+            elif cl.kind == "pay":
+                pays += 1
+                c.check(cl.expr, scope, NUM)
+                if cl.unless is not None:
+                    c.check(cl.unless, scope, BOOL)
+            else:
+                c.check(cl.expr, scope, BOOL)
+        if pays != 1:
+            err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
+                "add: pay min(a, b)")
+        check_settlement_roles(g, err)
+
+
+def check_settlement_roles(g: model.Game, err: Callable[..., None]) -> None:
+    """Every verdict names a role of the scheme, and the stake every player bets is declared, never guessed."""
+    s = g.settlement
+    assert s is not None
+    if s.scheme == "pairwise":
+        for cl in s.clauses:
+            if cl.kind in ("banker-wins", "player-wins"):
+                err("E0150", f"`{cl.kind}` has no role in a pairwise settlement: it has no banker", cl.span,
+                    "in `settle pairwise` the stronger hand wins; write `draw when …`, or use `settle against-banker`")
+    for line in s.stake_lines[1:]:
+        err("E0154", "a settle block declares its stake once", line.span, "keep one `each player stakes NAME` line")
+    used: set[str] = set()
+    for cl in s.clauses:
+        used |= names_used(cl.expr) | (names_used(cl.unless) if cl.unless is not None else set())
+    for f in g.formulas.values():
+        used |= names_used(f.expr)
+    if s.stake_lines:
+        line = s.stake_lines[0]
+        if s.scheme != "against-banker" or "stake()" in used:
+            err("E0152", "`each player stakes` conflicts with stakes read from the table", line.span,
+                "in `settle pairwise` each seat's stake comes from the table's \"stakes\"; remove this line"
+                if s.scheme == "pairwise" else
+                "the formulas read stake(…), so each seat's stake comes from the table's \"stakes\"; "
+                "remove this line, or stop reading stake(…)")
+        elif line.name not in g.formulas:
+            err("E0151", f"`{line.name}` is not a table formula", line.name_span,
+                f"define it at the top level: let {line.name} = …"
+                if not any(cl.kind == "let" and cl.name == line.name for cl in s.clauses)
+                else f"the stake is a top-level `let`; move `let {line.name} = …` out of the settle block")
+    elif s.scheme == "against-banker" and "stake()" not in used:
+        err("E0153", "the settlement never says what each player stakes against the banker", s.span,
+            "name the table formula of the stake: each player stakes NAME")
+
+
+def apply_tiebreaks(g: model.Game, stmts: list[ast.TiebreakStmt], err: Callable[..., None]) -> None:
+    """Give each hand type its tie-break keys; unknown keys, types and missing orders are errors."""
+    for stmt in stmts:
+        keys = []
+        for k in stmt.keys:
+            if k.text not in TIEBREAK_KEYS:
+                err("E0130", f"unknown tie-break key `{k.text}`", k.span,
+                    f"keys: {', '.join(TIEBREAK_KEYS)}")
+            keys.append(k.text)
+        if any(k in ("high card",) for k in keys) and not g.card_order:
+            err("E0131", "`high card` needs a `card order` statement", stmt.span,
+                "card order K Q J 10 9 8 7 6 5 4 3 2 A")
+        if any(k == "high suit" for k in keys) and not g.suit_order:
+            err("E0131", "`high suit` needs a `suit order` statement", stmt.span, "suit order S H C D")
+        for tref in stmt.types:
+            t = g.type_named(tref.text)
+            if t is None:
+                err("E0101", f"unknown hand type `{tref.text}` in a tie-break", tref.span,
+                    f"types: {', '.join(x.name for x in g.types)}")
+                continue
+            t.tiebreak = tuple(keys)
+
+
+def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.RoomStmt]],
+                           squeeze: ast.SqueezeStmt | None, err: Callable[..., None]) -> None:
+    """Rooms and the squeeze rule name bets and hands that exist."""
+    for room, stmt in rooms:
+        for lim in stmt.limits:
+            for b in lim.bets:
+                if b.text not in g.bets:
+                    err("E0101", f"unknown bet `{b.text}` in room `{room.name}`", b.span,
+                        f"bets: {', '.join(g.bets)}")
+    if squeeze is not None:
+        for ref in list(squeeze.bets):
+            if ref.text not in g.bets:
+                err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span)
+            elif ref.text not in g.hands:
+                err("E0101", f"bet `{ref.text}` may squeeze, but no hand is named `{ref.text}`", ref.span,
+                    "a squeezing bet squeezes the cards of the hand of the same name")
+        for ref in squeeze.order:
+            if ref.text not in g.hands:
+                err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span)
+        if squeeze.ties_to not in g.squeeze.bets:
+            err("E0101", f"unknown bet `{squeeze.ties_to}` in the squeeze rule",
+                     squeeze.span)
+
+
+# ---- names that the engine writes into its answers, or turns into Python identifiers --------------------
+PACKAGE = Path(__file__).resolve().parent.parent
+RUNTIME = PACKAGE / "backends" / "engine" / "runtime"
+# the runtime variables that hold an answer, a log record or a note merged into one
+ANSWER_VARS = ("out", "note", "result", "record", "rec")
+# the compiler's own writers of answer fields (`play --json` adds the steps, a log record the room)
+ANSWER_WRITERS = ("explain.py", "replay.py")
+# the exact analysis nests every spec name one level down (outcomes, bets, …), so its keys cannot clash
+NOT_ANSWERS = ("analysis_round.py", "__init__.py")
+
+
+@dataclass(frozen=True)
+class RuntimeNames:
+    """What the runtime's source says about names: answer keys, suffixes, Round's fields, its globals."""
+
+    answer_keys: frozenset[str]
+    suffixes: tuple[str, ...]
+    round_fields: frozenset[str]
+    globals: frozenset[str]
+
+
+def _str(node: pyast.AST) -> str | None:
+    return node.value if isinstance(node, pyast.Constant) and isinstance(node.value, str) else None
+
+
+@lru_cache(maxsize=1)
+def runtime_names() -> RuntimeNames:
+    """Read the runtime's source (never run it): every fixed key written into an answer (`out["error"] = …`,
+    `{"error": …}`), every suffix added to a spec name (`out[hand + "_total"]`), the `Round`'s own
+    `__slots__`, and every top-level name the runtime defines."""
+    keys: set[str] = set()
+    suffixes: set[str] = set()
+    fields: set[str] = set()
+    top: set[str] = set()
+    for path in sorted(RUNTIME.glob("*.py")) + [PACKAGE / "tools" / name for name in ANSWER_WRITERS]:
+        in_runtime = path.parent == RUNTIME
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body if in_runtime else ():
+            if isinstance(node, (pyast.FunctionDef, pyast.ClassDef)):
+                top.add(node.name)
+            elif isinstance(node, pyast.Assign):
+                top.update(t.id for t in node.targets if isinstance(t, pyast.Name))
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.ClassDef) and node.name == "Round":
+                for item in pyast.walk(node):
+                    if isinstance(item, pyast.Assign) and any(
+                            isinstance(t, pyast.Name) and t.id == "__slots__" for t in item.targets):
+                        fields.update(s for c in pyast.walk(item.value) if (s := _str(c)) is not None)
+            if path.name in NOT_ANSWERS:
+                continue
+            if isinstance(node, pyast.Assign):
+                for t in node.targets:
+                    if isinstance(t, pyast.Subscript) and isinstance(t.value, pyast.Name) and t.value.id in ANSWER_VARS:
+                        if (s := _str(t.slice)) is not None:
+                            keys.add(s)
+                        elif isinstance(t.slice, pyast.BinOp) and (s := _str(t.slice.right)) is not None:
+                            suffixes.add(s)
+                    if isinstance(t, pyast.Name) and t.id in ANSWER_VARS and isinstance(node.value, pyast.Dict):
+                        keys.update(s for k in node.value.keys if k is not None and (s := _str(k)) is not None)
+            if isinstance(node, pyast.Call) and getattr(node.func, "attr", None) == "dumps":
+                for arg in node.args:
+                    if isinstance(arg, pyast.Dict):
+                        keys.update(s for k in arg.keys if k is not None and (s := _str(k)) is not None)
+    return RuntimeNames(frozenset(keys), tuple(sorted(suffixes)), frozenset(fields), frozenset(top))
+
+
+def reserved_for(kind: str) -> frozenset[str]:
+    """Names a declared hand, event or formula may not take: the engine writes them as answer fields
+    (a hand is also an attribute of the engine's `Round`)."""
+    rn = runtime_names()
+    if kind == "hand":
+        return rn.answer_keys | rn.round_fields
+    if kind in ("event", "formula"):
+        return rn.answer_keys
+    return frozenset()
+
+
+def draw_ident(hand: str, index: int, count: int) -> str:
+    """The engine's name of a hand's draw table (`DRAW_BANKER_2`): the emitter and the clash check share it."""
+    return f"DRAW_{hand.upper()}" + (f"_{index}" if count > 1 else "")
+
+
+def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
+    """Two spec names that become the same answer field or the same Python identifier are errors:
+    the answer keys (hands, `<hand>_total`, events, formulas) and the engine's identifiers
+    (`DRAW_<HAND>`, `decide_<hand>`, `event_<name>`, `bet_<name>`, `type_<name>`, `formula_<name>`)."""
+    rn = runtime_names()
+    fields: dict[str, tuple[str, str, Span]] = {}
+
+    def field_(key: str, kind: str, name: str, span: Span) -> None:
+        if key in fields and fields[key][:2] != (kind, name):
+            other_kind, other, _ = fields[key]
+            err("E0116", f"{kind} `{name}` writes the answer field `{key}`, which {other_kind} `{other}` "
+                         "also writes", span, "rename one of them: each answer field has one meaning")
+        fields.setdefault(key, (kind, name, span))
+
+    if g.is_dealt_round:
+        for h in g.hands.values():
+            field_(h.name, "hand", h.name, h.span)
+        for h in g.hands.values():
+            for suffix in rn.suffixes:
+                field_(h.name + suffix, "hand", h.name, h.span)
+        for e in g.events.values():
+            field_(e.name, "event", e.name, e.span)
+    for f in g.formulas.values():
+        field_(f.name, "formula", f.name, f.span)
+
+    idents: dict[str, tuple[str, str, Span]] = {}
+    reported: set[tuple[str, str]] = set()
+
+    def ident(py: str, kind: str, name: str, span: Span) -> None:
+        if py in idents and (name, idents[py][1]) in reported:
+            return
+        if py in rn.globals:
+            err("E0117", f"{kind} `{name}` becomes `{py}` in the engine, a name its runtime already uses", span,
+                "choose another name")
+        elif py in idents and idents[py][:2] != (kind, name):
+            other_kind, other, _ = idents[py]
+            err("E0117", f"{kind} `{name}` and {other_kind} `{other}` both become `{py}` in the engine", span,
+                "names may not differ only in letter case or by a `_1`-like suffix; rename one")
+            reported.add((name, other))
+        idents.setdefault(py, (kind, name, span))
+
+    for hand, tables in g.hand_draws():
+        item = g.hands.get(hand)
+        span = item.span if item is not None else tables[0].span
+        ident(f"decide_{hand}", "hand", hand, span)
+        for i, _t in enumerate(tables, 1):
+            name = draw_ident(hand, i, len(tables))
+            ident(name, "hand", hand, span)
+            ident(name + "_RULE", "hand", hand, span)
+    for prefix, kind, items in (("event", "event", g.events), ("bet", "bet", g.bets),
+                                ("formula", "formula", g.formulas)):
+        for item in items.values():
+            ident(f"{prefix}_{item.name}", kind, item.name, item.span)
+    for t in g.types:
+        ident(f"type_{t.name}", "hand type", t.name, t.span)
+
+
+# ---- bounds: what `check`, `simulate` and the engine can afford --------------------------------------------
+MAX_SEATS = 10  # seats at one table of a seat game
+def check_hand_bounds(g: model.Game, hand_size_span: Span | None, err: Callable[..., None]) -> None:
+    """A seat game's hand fits in its shoe."""
+    if g.hand_size is None or g.shoe is None or hand_size_span is None or g.hand_size[0] > g.hand_size[1]:
+        return
+    cards = g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers))
+    if g.hand_size[1] > cards:
+        err("E0132", f"a hand of {g.hand_size[1]} cards is more than the shoe's {cards}", hand_size_span)
+        return
+
+
+def check_procedure_bounds(g: model.Game, cut: ast.CutCardStmt | None, burn: ast.BurnStmt | None,
+                           err: Callable[..., None]) -> None:
+    """The shoe procedure's numbers fit the shoe: the cut card lies inside it, and the cards before
+    the cut card hold the largest burn and one round."""
+    if g.shoe is None or (cut is None and burn is None):
+        return
+    shoe = g.shoe
+    n = shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers))
+    p = g.procedure
+    if cut is not None and p.cut_high is not None and p.cut_high >= n:
+        err("E0132", f"the cut card {p.cut_high} cards from the end lies outside the shoe of {n} cards", cut.span,
+            f"a cut card lies 1 to {n - 1} cards from the end")
+        return
+    burn_most = p.burn_reveal * (1 + max(p.burn_values.values(), default=0))
+    round_most = len(g.deal_order) + len(g.hand_draws())
+    room = n - (p.cut_high or 0)
+    if burn is not None and burn_most + round_most > room:
+        err("E0132", f"burning up to {burn_most} cards leaves no round before the cut card "
+                     f"({n} cards, cut card up to {p.cut_high or 0} from the end, a round takes up to {round_most})",
+            burn.span, "reveal fewer cards, or burn fewer per card")

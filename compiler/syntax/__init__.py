@@ -1,0 +1,1 @@
+"""Stage 1, syntax: the grammar, the parser, the syntax tree and the expression printer."""

@@ -1,0 +1,1 @@
+"""Tools that run engines: analysis reports, simulation, replay, explanations."""

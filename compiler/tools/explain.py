@@ -1,0 +1,73 @@
+"""Explain a round, a hand or a table step by step, for a person settling a dispute."""
+
+from __future__ import annotations
+
+from croupier.semantics.model import Game
+
+
+def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) -> tuple[dict, str]:
+    """Adjudicate one round with every step and the rule that decided it."""
+    if room is not None:
+        engine.check_limits(room, bets)
+    r = engine.play(cards, explain=True)
+    record = engine.record(r)
+    returns = {k: engine.num_json(v) for k, v in engine.settle(r, bets).items()}
+    record["returns"] = returns
+    record["steps"] = [{k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()} for s in r.steps]
+    lines = [game.labels.get("en", game.name)]
+    n = 0
+    for s in r.steps:
+        n += 1
+        if s["step"] == "deal":
+            lines.append(f"{n:>2}. deal {s['card']} to {s['hand']}   ({s['rule']})")
+        elif s["step"] == "stand all":
+            lines.append(f"{n:>2}. nobody draws   ({s['rule']})")
+        elif s["step"] in ("draw", "stand"):
+            key = s["key"]
+            key_text = " × ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
+            act = f"draws {s['card']}" if s["step"] == "draw" else "stands"
+            lines.append(f"{n:>2}. {s['hand']} {act}: cell {key_text}   ({s['rule']})")
+        elif s["step"] == "outcome":
+            lines.append(f"{n:>2}. outcome: {s['outcome']}   ({s['rule']})")
+    totals = ", ".join(f"{h} {' '.join(record[h])} = {record[h + '_total']}" for h in game.hands)
+    lines.append(f"    totals: {totals}")
+    flags = [name for name in game.events if record.get(name)]
+    if flags:
+        lines.append(f"    events: {', '.join(flags)}")
+    lines.append(f"    cards used: {record['cards_used']}")
+    for name, value in returns.items():
+        lines.append(f"    bet {name} {bets[name]} returns {value}")
+    return record, "\n".join(lines)
+
+
+def explain_hand(game: Game, engine, hand: str) -> tuple[dict, str]:
+    """Evaluate one hand and show the wild substitution chosen."""
+    data = engine.adjudicate({"hand": hand})
+    text = [f"hand {' '.join(engine.parse_cards(hand))}: {data['type']} ({data['label']}), points {data['points']}"]
+    if data.get("substitution"):
+        subs = ", ".join(f"{code} as {rank} (card {pos + 1})" for pos, code, rank in engine.evaluate(hand).substitution)
+        text.append(f"wild substitution: {subs}")
+    elif data.get("wild"):
+        text.append("holds a wild card")
+    return data, "\n".join(text)
+
+
+def explain_table(game: Game, engine, table: dict) -> tuple[dict, str]:
+    """Settle one table and show the order, every transfer and the nets."""
+    data = engine.adjudicate(table)
+    lines = []
+    for seat, h in data["hands"].items():
+        lines.append(f"{seat}: {h['type']} {h['points']}{' (wild)' if h.get('wild') else ''}")
+    stake = game.settlement.stake if game.settlement is not None else None
+    for name in game.formulas:
+        if name in data:
+            what = f"base bet ({name})" if name == stake else name
+            lines.append(f"{what}: {data[name]}")
+    if "order" in data:
+        lines.append(f"order: {' > '.join(data['order'])}")
+    for seat, who in data.get("results", {}).items():
+        lines.append(f"{seat} vs banker: {who} wins")
+    for t in data["transfers"]:
+        lines.append(f"{t['from']} pays {t['to']} {t['amount']}")
+    lines.append("net: " + ", ".join(f"{k} {v:+}" if isinstance(v, int) else f"{k} {v}" for k, v in data["net"].items()))
+    return data, "\n".join(lines)
