@@ -7,7 +7,7 @@ card. Each draw decision is intercepted through the engine's `DRAWERS`, so the
 checks see which draw tables apply to a situation and which cell is consulted;
 each finished round is reduced to the truth of every bet clause and outcome,
 with its exact probability (cards drawn without replacement). Expected bet
-returns come from the engine's exact `analyse()` when the game supports it (it
+returns come from the exact `analyse()` of the engine's analysis companion when the game supports it (it
 tells ranks apart where a rule compares them; the value classes here do not).
 The result is a small summary, cached per engine, shared by the draw-table and
 bet checks.
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from croupier.backends.engine.analysis_emitter import emit_analysis_module
 from croupier.backends.engine.emitter import EngineEmitter
 from croupier.backends.engine.loader import load_engine
 from croupier.cache import cached, from_data
@@ -116,8 +117,8 @@ class _Enumerator:
         self.max_cards = len(game.deal_order) + len(engine.DRAWERS)
         self.last_decision_at = 0
         self.last_drawer: str | None = None
-        analysis = getattr(engine, "ANALYSIS", {})
-        self.weigh_all = full or not (hasattr(engine, "analyse") and analysis.get("supported"))
+        self.exact = load_engine(emit_analysis_module(game, game.path), f"check_{game.name}_analysis")
+        self.weigh_all = full or not self.exact.ANALYSIS["supported"]
         self.unseen = set(range(len(self.probes)))  # probes never yet true
         self.weights: dict[tuple, int] = {}  # probe vector -> weight of the rounds that give it
         self.examples: dict[tuple, object] = {}
@@ -229,11 +230,10 @@ class _Enumerator:
     def exact_returns(self) -> None:
         """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them;
         and unless `full`, the enumeration here stops weighing rounds early)."""
-        analyse = getattr(self.engine, "analyse", None)
-        if analyse is None or not getattr(self.engine, "ANALYSIS", {}).get("supported"):
+        if not self.exact.ANALYSIS["supported"]:
             return
         try:
-            bets = analyse()["bets"]
+            bets = self.exact.analyse(self.engine)["bets"]
         except self.engine.EngineError:
             return
         self.space.returns = {name: Fraction(b["expected_return"]) for name, b in bets.items()}

@@ -1,9 +1,9 @@
 """`croupier analyze SPEC [--decks N] [--json] [--deck-table]`: the exact PAR sheet of a spec.
 
-The spec is compiled in memory (or its engine taken from the engine cache when
-neither the spec nor the compiler changed since, see `engine_cache`) and the
-engine's own exact enumerator does the work; this module only parses options
-and prints. Imports stay lazy so that the command starts quickly.
+The spec is compiled in memory (or its engine and the engine's analysis
+companion taken from the engine cache when neither the spec nor the compiler
+changed since, see `engine_cache`) and the companion's exact enumerator does the
+work on the engine; this module only parses options and prints. Imports stay lazy so that the command starts quickly.
 """
 
 from __future__ import annotations
@@ -32,15 +32,25 @@ def compile_engine(spec: str):
     if c.game.is_dealt_round:
         from croupier.driver import engine_cache
 
-        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine), c.source)
-    return c.game, c.engine
+        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine, c.shown), c.source)
+    return c.game, c.engine, c.shown
 
 
-def game_facts(game, engine) -> dict:
-    """What the report of a dealt round needs of the game besides its engine."""
+def game_facts(game, engine, shown: str) -> dict:
+    """What the report of a dealt round needs of the game besides its engine: its facts and the
+    source of the engine's analysis companion (text, compiled again when used)."""
+    from croupier.backends.engine.analysis_emitter import emit_analysis_module
+
     return {"name": game.name, "label": game.labels.get("en", game.name),
             "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
-            "digest": engine.SOURCE_DIGEST}
+            "digest": engine.SOURCE_DIGEST, "analysis": emit_analysis_module(game, shown)}
+
+
+def companion(facts: dict):
+    """The engine's analysis companion, loaded from its source in the game's facts."""
+    from croupier.backends.engine.loader import load_engine
+
+    return load_engine(facts["analysis"], f"{facts['name']}_analysis")
 
 
 def cached_engine(spec: str):
@@ -52,7 +62,7 @@ def cached_engine(spec: str):
     from croupier.paths import display_path
 
     hit = engine_cache.lookup(spec, display_path(Path(spec)))
-    if hit is None:
+    if hit is None or not isinstance(hit[0].get("analysis"), str):
         return None
     facts, code = hit
     return facts, module_from_code(code, facts["name"], facts["digest"])
@@ -65,18 +75,19 @@ def cmd_analyze(args) -> int:
     if hit is not None:
         facts, engine = hit
     else:
-        game, engine = compile_engine(args.spec)
+        game, engine, shown = compile_engine(args.spec)
         if game.is_seat_game:
             from croupier.tools.analysis.seat import cmd_seat
 
             return cmd_seat(game, engine, args)
-        facts = game_facts(game, engine)
-    if not hasattr(engine, "analyse"):
-        print(f"croupier: {args.spec} has no exact analysis", file=sys.stderr)
-        return 2
+        if not game.is_dealt_round:
+            print(f"croupier: {args.spec} has no exact analysis", file=sys.stderr)
+            return 2
+        facts = game_facts(game, engine, shown)
+    exact = companion(facts)
     try:
-        a = engine.analyse(args.decks)
-        table = [engine.analyse(d) for d in report.DECK_TABLE] if args.deck_table else None
+        a = exact.analyse(engine, args.decks)
+        table = [exact.analyse(engine, d) for d in report.DECK_TABLE] if args.deck_table else None
     except engine.EngineError as exc:
         print(f"croupier: {exc}", file=sys.stderr)
         return 1

@@ -24,12 +24,15 @@ def register(subparsers) -> None:
 
 
 def exact_returns(game, engine) -> dict | None:
-    """Exact net return per unit of each bet from the engine's exact analysis, when it has one."""
-    analyse = getattr(engine, "exact_returns", None)
-    if analyse is None:
+    """Exact net return per unit of each bet from the engine's analysis companion, when it has one."""
+    from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
+    from croupier.backends.engine.loader import load_engine
+
+    name = companion_name(game)
+    if name is None:
         return None
     try:
-        return analyse()
+        return load_engine(emit_analysis_module(game, game.path), name).exact_returns(engine)
     except engine.EngineError:
         return None
 

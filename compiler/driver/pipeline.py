@@ -15,6 +15,7 @@ from croupier.backends.cards.i18n import CARD_LANGS as I18N_CARD_LANGS
 from croupier.backends.cards.index import render_index
 from croupier.backends.cards.render import render_cards
 from croupier.backends.conformance.emitter import emit_conformance
+from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.checks import run_checks
@@ -56,6 +57,9 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
     result.diagnostics.extend(case_diags)
     engine_source = emit_engine(game, shown)
     result.artefacts[f"engines/{game.name}.py"] = engine_source
+    companion = companion_name(game)
+    if companion is not None:
+        result.artefacts[f"engines/{companion}.py"] = emit_analysis_module(game, shown)
     examples = [c for c in cases if c.example]
     engine = load_engine(engine_source, game.name)
     for lang in CARD_LANGS:

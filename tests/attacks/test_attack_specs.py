@@ -115,12 +115,13 @@ def test_two_hundred_nested_operators(tmp_path: Path, op: str) -> None:
 
 
 def test_an_engine_that_does_not_compile_is_an_internal_diagnostic(monkeypatch, capsys) -> None:
+    from croupier.backends.engine import api as engine_api
     from croupier.backends.engine import emitter as emit_engine
 
     def broken(source: str, name: str):
         raise SyntaxError("too many nested parentheses")
 
-    monkeypatch.setattr(emit_engine, "compile_engine", broken)
+    monkeypatch.setattr(engine_api, "compile_engine", broken)
     emit_engine._EMITTED.clear()
     status = cli.main(["play", str(SPEC / "baccarat.rules"), *PLAY_CARDS])
     err = capsys.readouterr().err

@@ -1,42 +1,46 @@
 """Engine back end: write a standalone Python engine (standard library only) for a game.
 
-The engine is the spec's data and rules as readable Python (names from the
-spec), followed by the runtime pieces of `runtime/` (beside this module) that the game's
-concepts need. Spec text and the spec's path only ever enter the engine as `literal`
-string constants or through `safe_text` in comments and docstrings; the result is
-checked with `compile()` before it is returned.
+The engine is the spec's data as readable Python (names from the spec), then the
+runtime modules of `runtime/` (beside this module) that the game's kind needs, each
+holding only the parts the game uses (`parts`), then the spec's rules as Python.
+Its docstring lists every public call, which `__all__` declares (`api`); the exact
+enumerator is not in the engine but in its analysis companion (`analysis_emitter`).
+Spec text and the spec's path only ever enter the engine as `literal` string
+constants or through `safe_text` in comments and docstrings; the result is checked
+with `compile()`, and for names it reads but never defines, before it is returned.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
-from croupier.backends.engine.analysis_emitter import emit_analysis
-from croupier.backends.engine.loader import compile_engine
+from croupier.backends.engine.analysis_emitter import companion_name
+from croupier.backends.engine.api import Piece, assemble, checked_module
+from croupier.backends.engine.parts import copy_module, features, parts_summary
 from croupier.backends.engine.table_rules import table_data, table_functions
-from croupier.backends.pywriter import PyWriter, literal, safe_text
-from croupier.diagnostics import SpecError, error
+from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.game_scopes import round_scope, settle_scope, table_scope, type_scope
 from croupier.semantics.model import Game
 from croupier.semantics.resolve_checks import draw_ident
 from croupier.semantics.scopes import names_used, to_python
 from croupier.syntax.printer import expr_text
 
-RUNTIME = Path(__file__).resolve().parent / "runtime"
-MARKER = "# ---- engine ----\n"
-
-# Runtime parts copied into an engine, in this order, by the kind of game.
-COMMON_PARTS = ["common"]
-DEALT_ROUND_PARTS = ["dealt_round", "shoe", "table_ops", "analysis_round"]
-SEAT_GAME_PARTS = ["seat_hands", "seat_table"]
-FINAL_PARTS = ["jsonl"]
-
-
-def runtime_part(name: str) -> str:
-    """The engine part of one runtime module."""
-    text = (RUNTIME / f"{name}.py").read_text(encoding="utf-8")
-    return text.split(MARKER, 1)[1].strip("\n") + "\n"
+# Runtime modules copied into an engine, in this order, by the kind of game.
+COMMON_MODULES = ["common"]
+DEALT_ROUND_MODULES = ["dealt_round", "shoe", "table_ops"]
+SEAT_GAME_MODULES = ["seat_hands", "seat_table"]
+FINAL_MODULES = ["jsonl"]
+RULES = "the rules of the spec"
+MAIN = 'if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n'
+GENERAL = ("Standard library only. Bad input raises EngineError (InvalidCards, InvalidBet, InvalidTable) with a "
+           "message; amounts and points are exact (int or Fraction). Run as a script, it answers `play --jsonl` "
+           "requests: a JSON line in, a JSON line out.")
+DEALT_ROUND_START = ("Start with: play(cards) adjudicates a round from cards in dealing order and settle(round, bets) "
+                     "says what each bet returns; Table(seed) deals a seeded shoe round by round for bettors; "
+                     "adjudicate(request), answer(line) and run_jsonl(lines, write) answer `play --jsonl` requests.")
+SEAT_GAME_START = ("Start with: evaluate(cards) gives a hand's type and points{wild}; "
+                   "settle_table(request) settles a table (hands, stakes, coins); adjudicate(request), answer(line) "
+                   "and run_jsonl(lines, write) answer `play --jsonl` requests.")
 
 
 def rule_text(text: str, cite: str | None) -> str:
@@ -59,68 +63,41 @@ class EngineEmitter:
     # ---- the whole file ------------------------------------------------------------
     def emit(self) -> str:
         g = self.game
-        parts: list[str] = []
         if g.is_dealt_round:
             self.round_functions()
         if g.is_seat_game:
             self.seat_functions()
-        parts.append(self.header())
-        parts.append(self.data())
-        names = COMMON_PARTS + (DEALT_ROUND_PARTS if g.is_dealt_round else []) + (
-            SEAT_GAME_PARTS if g.is_seat_game else []) + FINAL_PARTS
-        parts.extend(runtime_part(name) for name in names)
-        parts.append("# ---- the rules of the spec " + "-" * 50 + "\n\n" + self.funcs.text())
-        parts.append('if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n')
-        source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
-        try:
-            compile_engine(source, g.name)  # a failure here is a compiler bug, never spec text
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            raise SpecError([error(
-                "E0998", f"internal error: the engine generated for this spec does not compile ({type(exc).__name__}: "
-                f"{getattr(exc, 'msg', exc)})", g.span,
-                "this is a bug of croupier, not of the spec; please report it with the spec")],
-                {g.path: g.source_text}) from None
-        return source
+        return checked_module(self.assemble, g, "engine")  # a failure here is a compiler bug, never spec text
 
-    def header(self) -> str:
+    def assemble(self) -> str:
+        """The engine: data, the runtime modules with the parts the game uses, the rules; documented."""
         g = self.game
-        title = safe_text(g.labels.get("en", g.name))
-        spec = safe_text(self.spec_path)
-        api = []
-        if g.is_dealt_round:
-            api = [
-                "play(cards, explain=False) -> Round    adjudicate a round from cards in dealing order",
-                "settle(round, bets) -> {bet: return}   what each bet returns, stake included",
-                "adjudicate(request) -> dict            one `play --jsonl` request, answered",
-                "Shoe(seed).deal_round() ...            a seeded, reproducible shoe",
-            ]
-        if g.is_seat_game:
-            api = [
-                "evaluate(cards) -> HandValue           a hand's type, points and wild substitution",
-                "settle_table(request) -> dict          settle one table (hands, stakes, coins)",
-                "adjudicate(request) -> dict            one `play --jsonl` request, answered",
-            ]
-        lines = [
-            f"# @generated by croupier from {spec}; do not edit.",
-            f'"""{title}: rules engine generated from {spec} by croupier. Do not edit.',
-            "",
-            "Standard library only. Bad input raises EngineError (InvalidCards, InvalidBet,",
-            "InvalidTable) with a message; amounts and points are exact (int or Fraction).",
-            "",
-            *api,
-            '"""',
-            "",
-            "import itertools",
-            "import json",
-            "import math",
-            "import random",
-            "import sys",
-            "from decimal import Decimal",
-            "from fractions import Fraction",
-            "",
-            "floor = math.floor",
-        ]
-        return "\n".join(lines) + "\n"
+        rules = self.funcs.text()
+        have = features(g, rules)
+        modules = COMMON_MODULES + (DEALT_ROUND_MODULES if g.is_dealt_round else []) + (
+            SEAT_GAME_MODULES if g.is_seat_game else []) + FINAL_MODULES
+        copied = [copy_module(name, have) for name in modules]
+        pieces = [Piece(self.data()), *(Piece(c.text, c.module) for c in copied),
+                  Piece(f"# ---- {RULES} " + "-" * 50 + "\n\n" + rules, RULES)]
+        return assemble(f"@generated by croupier from {self.spec_path}; do not edit.",
+                        self.intro(copied), pieces, MAIN)
+
+    def intro(self, copied) -> list[str]:
+        """The docstring's opening: what the engine is, where to start, the analysis, the parts it holds."""
+        g = self.game
+        title = g.labels.get("en", g.name)
+        companion = companion_name(g)
+        if companion:
+            analysis = (f"Exact analysis: not in this module but in its companion {companion}.py beside it "
+                        f"(standard library only): {companion}.analyse(engine, decks), with this module as "
+                        "`engine`.")
+        else:
+            analysis = ("Exact analysis: no companion module; `croupier analyze` enumerates this game's hands "
+                        "itself through evaluate().")
+        start = DEALT_ROUND_START if g.is_dealt_round else SEAT_GAME_START.format(
+            wild=" (and what each wild card stands for)" if g.wild else "")
+        return [f"{title}: rules engine generated from {self.spec_path} by croupier. Do not edit.", "",
+                GENERAL, "", start, "", analysis, "", *parts_summary(copied)]
 
     # ---- data ------------------------------------------------------------------------
     def data(self) -> str:
@@ -253,7 +230,6 @@ class EngineEmitter:
             w.blank(2)
         w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in g.bets) + "}")
         w.blank(2)
-        emit_analysis(g, w)
         table_functions(g, w, self.py)
 
     def named_functions(self, registry: str, prefix: str, arg: str, items: list, scope) -> None:

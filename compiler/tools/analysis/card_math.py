@@ -1,13 +1,13 @@
 """The "Mathematics" section of a rule card: the exact analysis as display strings, and a chart.
 
-`math_view(game, lang)` runs the engine's exact enumerator for the spec's own
+`math_view(game, lang)` runs the exact enumerator (the engine's analysis companion) for the spec's own
 shoe and for 1, 2, 4, 6 and 8 decks, and returns plain data for the card
 templates, in the card's language (fixed prose from the gettext catalogs, names
 from the spec's labels): outcome probabilities, each bet's house edge and
 figures, the deck-count table, and for a variant the change of each bet's house
 edge from its base's. `edge_chart_svg(view, lang)` draws the deck-count table as
 an inline SVG.
-Analyses are cached per (engine source, decks) for the life of the process, so
+Analyses are cached per (engine and companion source, decks) for the life of the process, so
 a build analyses a base once for all its variants.
 """
 
@@ -46,11 +46,24 @@ def engine_of(game: Game) -> tuple[str, object]:
     return digest, engine
 
 
+def companion_of(game: Game) -> tuple[str, object]:
+    """(digest of the analysis companion's source, the loaded companion), cached per source."""
+    from croupier.backends.engine.analysis_emitter import emit_analysis_module
+
+    source = emit_analysis_module(game, game.path)
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    companion = _ENGINES.get(digest)
+    if companion is None:
+        companion = _ENGINES[digest] = load_engine(source, f"math_{game.name}_analysis")
+    return digest, companion
+
+
 def analysis_of(game: Game, decks: int | None = None) -> dict:
-    """The engine's exact analysis of a game (cached per engine source and deck count)."""
+    """The exact analysis of a game by its engine's companion (cached per their sources and deck count)."""
     digest, engine = engine_of(game)
+    plan_digest, companion = companion_of(game)
     decks = game.shoe.decks if decks is None else decks
-    return cached("analysis", f"{decks}\0{digest}", lambda: engine.analyse(decks))
+    return cached("analysis", f"{decks}\0{digest}\0{plan_digest}", lambda: companion.analyse(engine, decks))
 
 
 def deck_label(n: int, lang: str = "en") -> str:

@@ -1,7 +1,10 @@
-"""Runtime pieces that the engine emitter copies into every generated engine.
+"""Runtime pieces that the engine emitter copies into generated engines and their companions.
 
 Each module here is ordinary Python (linted and tested like the rest), written
 against the constants and functions the emitter generates from a spec. The part
-of a module below the `# ---- engine ----` line is copied verbatim; the imports
-above it are for linters only.
+of a module below its `# ---- engine ----` line (`# ---- companion ----` for
+`analysis_round`, which goes into the analysis companion beside the engine) is
+copied verbatim, less the parts marked `# ---- part NAME if CONDITION ----` …
+`# ---- end NAME ----` whose condition the game does not meet (see `parts`); the
+imports above the line are for linters only.
 """

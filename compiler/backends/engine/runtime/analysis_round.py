@@ -1,6 +1,13 @@
-"""Engine runtime: exact analysis of a dealt round over every deal of a full shoe.
+"""Analysis companion runtime: exact analysis of a dealt round over every deal of a full shoe.
 
-`analyse(decks)` weighs every ordered deal of the cards a round can use by its
+This part is copied into the analysis companion of a dealt-round engine
+(`<game>_analysis.py`, beside the engine), never into the engine itself: the
+engine a game server imports stays short. Every name of the game (its hands,
+deal order, draw deciders, events, outcomes and bets) is read from the engine
+module passed in, so the companion works on an engine imported from a file as
+well as on one Croupier loaded from source in memory.
+
+`analyse(engine, decks)` weighs every ordered deal of the cards a round can use by its
 count (card removal included) and returns exact Fractions: the outcomes, each
 hand's final and two-card totals, the events, and for every bet the probability
 of each return (stake included, unit stake), its mean, variance and house edge.
@@ -13,25 +20,27 @@ and its draws weighed by moments of the cards the deals removed (see below), and
 every decision, event, outcome and bet is the engine's own function, called on
 one representative round of each group.
 """
-# ruff: noqa: F821 - names such as ANALYSIS and DRAWERS come from the generated part of the engine
+# ruff: noqa: F821 - GAME and ANALYSIS come from the generated part of the companion
 
 import itertools
+import operator
 from fractions import Fraction
 
-# ---- engine ----
+# ---- companion ----
 
 FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 
 
-def card_classes(by_rank, decks):
+def card_classes(engine, by_rank, decks):
     """[(representative code, value, copies in the shoe, rank index)] by rank or by value."""
-    ranks = [(r, decks * len(SUITS), r + SUITS[0]) for r in RANKS] + [(j, decks, j) for j in JOKERS]
-    ranks = [x for x in ranks if x[0] in VALUE]
+    suits, value = engine.SUITS, engine.VALUE
+    ranks = [(r, decks * len(suits), r + suits[0]) for r in engine.RANKS] + [(j, decks, j) for j in engine.JOKERS]
+    ranks = [x for x in ranks if x[0] in value]
     if by_rank:
-        return [(code, VALUE[r], n, i) for i, (r, n, code) in enumerate(ranks)]
+        return [(code, value[r], n, i) for i, (r, n, code) in enumerate(ranks)]
     merged = {}
     for r, n, code in ranks:
-        v = VALUE[r]
+        v = value[r]
         if v in merged:
             merged[v][2] += n
         else:
@@ -47,15 +56,22 @@ def falling(n, k):
     return out
 
 
-def add_value(t, v):
-    t += v
-    return t % MODULUS if MODULUS else t
+def value_adder(modulus):
+    """`add(total, value)`: a hand's total after one more card, modulo the spec's modulus if it has one."""
+    if not modulus:
+        return operator.add
+
+    def add(t, v):
+        t += v
+        return t % modulus
+
+    return add
 
 
-def hand_round(codes_by_hand):
-    """A Round holding the given cards (for the engine's rule functions)."""
-    r = Round()
-    for hand, codes in zip(HANDS, codes_by_hand):
+def hand_round(engine, codes_by_hand):
+    """An engine's Round holding the given cards (for the engine's rule functions)."""
+    r = engine.Round()
+    for hand, codes in zip(engine.HANDS, codes_by_hand):
         setattr(r, hand, list(codes))
     return r
 
@@ -63,12 +79,14 @@ def hand_round(codes_by_hand):
 class Enumerator:
     """One exact enumeration of a shoe of `decks` decks (see `analyse`)."""
 
-    def __init__(self, decks):
-        import operator
-
+    def __init__(self, engine, decks):
         plan = ANALYSIS
-        self.deal_classes = card_classes(plan["deal_by_rank"], decks)
-        self.draw_classes = card_classes(plan["draw_by_rank"], decks)
+        self.engine = engine
+        HANDS, DEAL_ORDER, DRAWERS = engine.HANDS, engine.DEAL_ORDER, engine.DRAWERS
+        self.hands, self.deal_order, self.drawers = HANDS, DEAL_ORDER, DRAWERS
+        self.add_value = value_adder(engine.MODULUS)
+        self.deal_classes = card_classes(engine, plan["deal_by_rank"], decks)
+        self.draw_classes = card_classes(engine, plan["draw_by_rank"], decks)
         by_code = {c[0]: i for i, c in enumerate(self.draw_classes)}
         by_value = {c[1]: i for i, c in enumerate(self.draw_classes)}
         self.to_draw_class = [by_code.get(c[0], by_value[c[1]]) for c in self.deal_classes]
@@ -85,7 +103,7 @@ class Enumerator:
         self.track_pair = plan["draw_by_rank"]
         self.final_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.final_dyn]
         self.draw_get = [operator.itemgetter(*keys) if keys else tuple for keys in self.draw_keys]
-        self.deal_events = [(name, test) for name, test in EVENTS if name in plan["deal_events"]]
+        self.deal_events = [(name, test) for name, test in engine.EVENTS if name in plan["deal_events"]]
         self.hand_facts = [None] * len(HANDS)
         self.removals = {}
         self.path_memo = {}
@@ -123,6 +141,7 @@ class Enumerator:
     def facts(self, seq):
         """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
         classes = self.deal_classes
+        add_value = self.add_value
         total = 0
         for i in seq:
             total = add_value(total, classes[i][1])
@@ -139,10 +158,10 @@ class Enumerator:
         An ordered deal's count is the product over classes of n (n-1) … for the cards of
         that class it uses, whatever the order: so hands are enumerated one after another.
         """
-        per_hand = [self.hand_groups(h, DEAL_ORDER.count(hand)) for h, hand in enumerate(HANDS)]
+        per_hand = [self.hand_groups(h, self.deal_order.count(hand)) for h, hand in enumerate(self.hands)]
         counts = [c[2] for c in self.deal_classes]
         groups = {}
-        last = len(HANDS) - 1
+        last = len(self.hands) - 1
 
         def walk(h, weight, ids, removed, seqs):
             for fid, classes, mult, seq, code in per_hand[h]:
@@ -171,8 +190,8 @@ class Enumerator:
 
     def at_deal(self, seqs):
         """(stand, values of the events that read only the dealt cards) of one dealt state."""
-        r = hand_round(self.codes(seqs))
-        return bool(stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events)
+        r = hand_round(self.engine, self.codes(seqs))
+        return bool(self.engine.stand_all(r)), tuple(bool(test(r)) for _n, test in self.deal_events)
 
     # ---- the cards the deal removed, as moments ---------------------------------------------
     # A draw of class c weighs the cards of c left: N_c - r_c - (earlier draws of c), with
@@ -193,7 +212,7 @@ class Enumerator:
             r.append(k)
         present = [c for c, k in enumerate(r) if k]
         monos = []
-        for degree in range(len(DRAWERS)):
+        for degree in range(len(self.drawers)):
             for mono in itertools.combinations_with_replacement(present, degree):
                 prod = 1
                 for c in mono:
@@ -245,7 +264,7 @@ class Enumerator:
         stand, _facts, deal_part = key
         out = self.path_memo[key] = []
         fill = self.fill
-        dealt = len(DEAL_ORDER)
+        dealt = len(self.deal_order)
         states = [list(f[:4]) for f in facts]
         component = self.component
         if stand:
@@ -253,12 +272,13 @@ class Enumerator:
                         (((), 1),), fill[dealt], ()))
             return out
         hands = self.codes(seqs)
-        drawn = [[] for _ in HANDS]
+        drawn = [[] for _ in self.hands]
         path = []
         classes = self.draw_classes
         unit = self.unit
-        last = len(DRAWERS) - 1
-        drawer_hand = [HANDS.index(hand) for hand, _d in DRAWERS]
+        engine, drawers, add_value = self.engine, self.drawers, self.add_value
+        last = len(drawers) - 1
+        drawer_hand = [self.hands.index(hand) for hand, _d in drawers]
 
         def walk(step, used):
             if step > last:
@@ -269,7 +289,7 @@ class Enumerator:
             dkey = (step, tuple(get(st) for get, st in zip(self.draw_get, states)), deal_part)
             draws = self.decisions.get(dkey)
             if draws is None:
-                draws = self.decisions[dkey] = bool(DRAWERS[step][1](hand_round(hands))[2])
+                draws = self.decisions[dkey] = bool(drawers[step][1](hand_round(engine, hands))[2])
             if not draws:
                 walk(step + 1, used)
                 return
@@ -305,6 +325,7 @@ class Enumerator:
         """{signature: [weight, codes by hand]} from the entries of `rounds`, last draws unpacked."""
         finals = {}
         mask = self.mask
+        add_value = self.add_value
         for (deal_part, entry), (value, codes) in packed_finals.items():
             if entry[0] == "s":
                 items = [((deal_part, entry[1]), value, codes)]
@@ -331,7 +352,7 @@ class Enumerator:
     # ---- the whole round -------------------------------------------------------------------
     def rounds(self):
         """{signature: [weight, codes by hand]}: every round, grouped so no rule tells a group apart."""
-        scale = self.fill[len(DEAL_ORDER)]
+        scale = self.fill[len(self.deal_order)]
         by_ids = {}  # fact ids by hand -> [weight, its pending group]
         pending = {}  # deals alike for the results and for the draws -> [weight, moments, …]
         removals = self.removals
@@ -354,7 +375,7 @@ class Enumerator:
                 monos, packed = removals.get(removed) or self.removal(removed)
                 for mono, prod in monos:
                     moments[mono] = moments.get(mono, 0) + w * prod * packed
-        dealt_totals = [{} for _ in HANDS]
+        dealt_totals = [{} for _ in self.hands]
         for ids, (w, _acc, _stand) in by_ids.items():
             for h, f in enumerate(ids):
                 t = self.hand_facts[h][f][4]
@@ -382,30 +403,36 @@ class Enumerator:
         return self.expand(packed_finals), dealt_totals
 
 
-def analyse(decks=None):
-    """The exact analysis of one round from a full shoe of `decks` decks (default: the spec's).
+def analyse(engine, decks=None):
+    """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
 
     Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
     "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
     {"returns": {multiple: p}, "expected_return", "house_edge", "variance", "hit", "push",
     "scales_linearly"}}}. A bet's return is what a unit stake gets back, stake included.
+    Bad input raises the engine's EngineError; an engine of another game, ValueError.
     """
+    if getattr(engine, "GAME", None) != GAME:
+        raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
+    EngineError = engine.EngineError
     if not ANALYSIS["supported"]:
         raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
-    decks = DECKS if decks is None else decks
+    decks = engine.DECKS if decks is None else decks
     if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
         raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
-    en = Enumerator(decks)
+    HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
+    outcome_of, total = engine.outcome_of, engine.total
+    en = Enumerator(engine, decks)
     finals, dealt_totals = en.rounds()
     d = en.denominator
-    outcomes = {name: 0 for name in OUTCOME_RULES}
+    outcomes = {name: 0 for name in engine.OUTCOME_RULES}
     events = {name: 0 for name, _t in EVENTS}
     totals = [{} for _ in HANDS]
     returns = {name: {} for name in BETS}
     linear = {name: True for name in BETS}
     big = 10 ** 6
     for weight, codes in finals.values():
-        r = hand_round(codes)
+        r = hand_round(engine, codes)
         r.outcome = outcome_of(r)
         r.cards_used = sum(len(c) for c in codes)
         outcomes[r.outcome] += weight
@@ -448,6 +475,6 @@ def analyse(decks=None):
     return out
 
 
-def exact_returns(decks=None):
-    """The exact net return per unit staked of each bet (negative: the house's edge)."""
-    return {name: b["expected_return"] - 1 for name, b in analyse(decks)["bets"].items()}
+def exact_returns(engine, decks=None):
+    """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
+    return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}

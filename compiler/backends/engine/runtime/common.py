@@ -71,11 +71,13 @@ def check_copies(codes):
             raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {DECKS} times")
 
 
+# ---- part exact_div if uses exact_div ----
 def exact_div(a, b):
     """Exact division for spec formulas."""
     if b == 0:
         raise EngineError("a formula divided by zero")
     return Fraction(a) / b
+# ---- end exact_div ----
 
 
 # ---- the input layer: what each field of a request may be, checked in one place ----
@@ -217,6 +219,7 @@ def num_json(x):
     return f"{sign}{s[:-digits]}.{s[-digits:]}"
 
 
+# ---- part round_to if uses pays_to ----
 def round_to(amount, unit, mode):
     """Round an exact amount to a multiple of `unit` (down, up, half-up, half-even)."""
     if unit is None or mode is None:
@@ -234,3 +237,4 @@ def round_to(amount, unit, mode):
         n = floor_q + (1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and floor_q % 2) else 0)
     value = n * unit
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- end round_to ----

@@ -1,5 +1,5 @@
 """Engine runtime for dealt rounds: deal, draw by the spec's tables, decide, settle bets."""
-# ruff: noqa: F821 - names such as DEAL_ORDER come from the generated part of the engine
+# ruff: noqa: F821, F811 - names such as DEAL_ORDER come from the engine's generated part; alternative parts share a name
 
 from fractions import Fraction
 
@@ -16,18 +16,23 @@ def total(cards):
     return s % MODULUS if MODULUS else s
 
 
+# ---- part third if uses third ----
 def third(cards):
     """The third card of a hand, or None when it has only two."""
     return cards[2] if len(cards) > 2 else None
+# ---- end third ----
 
 
+# ---- part card_value if uses card_value ----
 def card_value(card):
     """The value of one card; asking for a card that was not dealt is an error."""
     if card is None:
         raise EngineError("a rule asked for a card that was not dealt")
     return CARD_VALUE[card]
+# ---- end card_value ----
 
 
+# ---- part same_rank if uses same_rank ----
 def same_rank(cards):
     """Whether all the cards are of one rank (a pair, for two cards)."""
     if len(cards) < 2:
@@ -37,8 +42,10 @@ def same_rank(cards):
         if RANK_OF[c] != rank:
             return False
     return True
+# ---- end same_rank ----
 
 
+# ---- part grid_table if uses grid_table ----
 def grid_table(columns, rows):
     """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
 
@@ -53,6 +60,7 @@ def grid_table(columns, rows):
         else:
             table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
     return table
+# ---- end grid_table ----
 
 
 class Round:
@@ -119,6 +127,7 @@ def settle(r, bets):
     return out
 
 
+# ---- part pays_to if uses pays_to ----
 def pays_to(stake, ratio, commission, unit, rounding):
     """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
     win = stake * ratio
@@ -126,6 +135,7 @@ def pays_to(stake, ratio, commission, unit, rounding):
         win -= round_to(win * commission, unit, rounding)
     value = stake + win
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- end pays_to ----
 
 
 def record(r):
@@ -167,6 +177,7 @@ def adjudicate(request):
     return out
 
 
+# ---- part rooms if rooms ----
 def check_limits(room, bets):
     """Reject a stake outside the room's limits, naming the room and the limit."""
     limits = ROOMS.get(check_name(room, "the room", InvalidBet))
@@ -181,3 +192,12 @@ def check_limits(room, bets):
         if not low <= amount <= high:
             raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "
                              f"{room}: {num_json(low)} to {num_json(high)}")
+# ---- end rooms ----
+
+
+# ---- part no_rooms if not rooms ----
+def check_limits(room, bets):
+    """Reject any room: this game's spec has no rooms (so no table limits)."""
+    check_name(room, "the room", InvalidBet)
+    raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: none")
+# ---- end no_rooms ----

@@ -1,16 +1,10 @@
 """Engine runtime for seat games: a hand's type, points, wild substitution and strength."""
-# ruff: noqa: F821 - names such as TYPES come from the generated part of the engine
+# ruff: noqa: F821, F811 - names such as TYPES come from the engine's generated part; alternative parts share a name
 
 import itertools
 import math
 
 # ---- engine ----
-
-# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
-# depend only on its ranks, not on which wild card took which), so k wild cards need the
-# combinations with repetition of the choices, not their product: 13 choices give 18,564 for 6 wild
-# cards, 50,388 for 7. A hand needing more is refused rather than left to run for minutes.
-MAX_WILD_TRIES = 20_000
 
 CARD_STRENGTH = {rank: len(CARD_ORDER) - i for i, rank in enumerate(CARD_ORDER)}
 SUIT_STRENGTH = {suit: len(SUIT_ORDER) - i for i, suit in enumerate(SUIT_ORDER)}
@@ -84,6 +78,35 @@ def strength(value):
     return tuple(key)
 
 
+# ---- part wild if wild ----
+# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
+# depend only on its ranks, not on which wild card took which), so k wild cards need the
+# combinations with repetition of the choices, not their product: 13 choices give 18,564 for 6 wild
+# cards, 50,388 for 7. A hand needing more is refused rather than left to run for minutes.
+MAX_WILD_TRIES = 20_000
+
+
+def wild_substitutions(ranks):
+    """(positions of the wild cards, the ranks they may stand for, one tuple per substitution to try)."""
+    wild_at = [i for i, r in enumerate(ranks) if r in WILD_RANKS]
+    tries = math.comb(len(WILD_CHOICES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
+    if tries > MAX_WILD_TRIES:
+        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
+                           f"this engine tries at most {MAX_WILD_TRIES}")
+    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
+    # product would find first, since the facts do not depend on which wild card took which rank.
+    choices = itertools.combinations_with_replacement(WILD_CHOICES, len(wild_at)) if wild_at else [()]
+    return wild_at, choices
+# ---- end wild ----
+
+
+# ---- part no_wild if not wild ----
+def wild_substitutions(ranks):
+    """No wild cards in this game's spec: the hand is tried as it is, once."""
+    return [], [()]
+# ---- end no_wild ----
+
+
 def evaluate(cards):
     """Evaluate one hand; a wild card takes the substitution that makes the best hand."""
     codes = parse_cards(cards)
@@ -94,15 +117,8 @@ def evaluate(cards):
         raise InvalidCards(f"a hand needs at least {low} card(s)")
     check_copies(codes)
     ranks = [RANK_OF[c] for c in codes]
-    wild_at = [i for i, r in enumerate(ranks) if r in WILD_RANKS]
-    tries = math.comb(len(WILD_CHOICES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
-    if tries > MAX_WILD_TRIES:
-        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
-                           f"this engine tries at most {MAX_WILD_TRIES}")
+    wild_at, choices = wild_substitutions(ranks)
     best = None
-    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
-    # product would find first, since the facts do not depend on which wild card took which rank.
-    choices = itertools.combinations_with_replacement(WILD_CHOICES, len(wild_at)) if wild_at else [()]
     for choice in choices:
         subbed = list(ranks)
         for i, r in zip(wild_at, choice):

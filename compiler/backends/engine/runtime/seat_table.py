@@ -1,5 +1,5 @@
 """Engine runtime for seat games: read a table, settle it by the spec's scheme and formulas."""
-# ruff: noqa: F821 - names such as SCHEME come from the generated part of the engine
+# ruff: noqa: F821, F811 - names such as SCHEME come from the engine's generated part; alternative parts share a name
 
 # ---- engine ----
 
@@ -83,35 +83,46 @@ def settle_table(request):
     out = {"hands": {s: t.values[s].as_json() for s in t.seats}}
     for name, _formula in FORMULAS:
         out[name] = num_json(getattr(t, "formula_" + name))
-    if SCHEME == "pairwise":
-        order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
-        out["order"] = order
-        for i, winner in enumerate(order):
-            for loser in order[i + 1:]:
-                tied = t.values[winner].strength == t.values[loser].strength
-                if verdict(t, winner, loser, tied) == "draw":
-                    continue
-                _transfer(t, loser, winner, payment(t, winner, loser), transfers)
-    else:
-        banker = t.banker
-        results = {}
-        for player in t.seats:
-            if player == banker:
-                continue
-            tied = t.values[player].strength == t.values[banker].strength
-            who = verdict(t, banker, player, tied)
-            if who == "draw":
-                results[player] = "draw"
-                continue
-            if who is None:
-                who = "player" if t.values[player].strength > t.values[banker].strength else "banker"
-            results[player] = who
-            winner, loser = (player, banker) if who == "player" else (banker, player)
-            _transfer(t, loser, winner, payment(t, banker, player, winner, loser), transfers)
-        out["results"] = results
+    settle_seats(t, out, transfers)
     out["transfers"] = transfers
     out["net"] = {s: num_json(t.received[s] - t.paid[s]) for s in t.seats}
     return out
+
+
+# ---- part pairwise if pairwise ----
+def settle_seats(t, out, transfers):
+    """Pairwise: every seat settles with every weaker seat, strongest first; `out["order"]` the order."""
+    order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
+    out["order"] = order
+    for i, winner in enumerate(order):
+        for loser in order[i + 1:]:
+            tied = t.values[winner].strength == t.values[loser].strength
+            if verdict(t, winner, loser, tied) == "draw":
+                continue
+            _transfer(t, loser, winner, payment(t, winner, loser), transfers)
+# ---- end pairwise ----
+
+
+# ---- part against_banker if against-banker ----
+def settle_seats(t, out, transfers):
+    """Against the banker: every player settles with the banker; `out["results"]` who won each."""
+    banker = t.banker
+    results = {}
+    for player in t.seats:
+        if player == banker:
+            continue
+        tied = t.values[player].strength == t.values[banker].strength
+        who = verdict(t, banker, player, tied)
+        if who == "draw":
+            results[player] = "draw"
+            continue
+        if who is None:
+            who = "player" if t.values[player].strength > t.values[banker].strength else "banker"
+        results[player] = who
+        winner, loser = (player, banker) if who == "player" else (banker, player)
+        _transfer(t, loser, winner, payment(t, banker, player, winner, loser), transfers)
+    out["results"] = results
+# ---- end against_banker ----
 
 
 def adjudicate(request):

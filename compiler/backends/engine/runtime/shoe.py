@@ -61,12 +61,14 @@ class Shoe:
         if p["burn_reveal"]:
             self.burn(p["burn_reveal"], p["burn_values"])
 
+    # ---- part burn if burn ----
     def burn(self, reveal, values):
         """Reveal `reveal` cards and burn as many more as their burn values say."""
         shown = self.cards[:reveal]
         count = reveal + sum(values.get(RANK_OF[c], 0) for c in shown)
         self.burned = self.cards[:count]
         self.position = count
+    # ---- end burn ----
 
     def remaining(self):
         return len(self.cards) - self.position

@@ -1,0 +1,173 @@
+"""Engine back end, a generated module's public face: its docstring, imports and `__all__`.
+
+`assemble` puts a generated module (an engine, or its analysis companion) together
+from its pieces. The public calls are read from the pieces themselves (every
+module-level function and class whose name does not start with `_`), so `__all__`
+and the list of calls in the docstring can never drift from the code: each call is
+listed with its signature and the first line of its docstring, under the piece it
+comes from. The imports are the standard-library names the code uses, no more.
+`checked_module` proves the result compiles and reads no name it does not define.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from croupier.backends.engine.loader import compile_engine
+from croupier.backends.pywriter import literal, safe_text
+from croupier.diagnostics import SpecError, error
+from croupier.semantics.model import Game
+
+# (name the code uses, the import that binds it), in the order they are written
+IMPORTS = (
+    ("itertools", "import itertools"),
+    ("json", "import json"),
+    ("math", "import math"),
+    ("operator", "import operator"),
+    ("random", "import random"),
+    ("sys", "import sys"),
+    ("Decimal", "from decimal import Decimal"),
+    ("Fraction", "from fractions import Fraction"),
+)
+WIDTH = 118  # the docstring's lines
+SIGNATURE = 30  # the width of the signature column
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of a generated module's code; its public calls are listed under `heading` (None: not listed)."""
+
+    text: str
+    heading: str | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One public call of a generated module: its name, signature and one-line description."""
+
+    name: str
+    signature: str
+    summary: str
+
+
+def signature(node: ast.FunctionDef | ast.ClassDef) -> str:
+    """`name(arguments)` of a function, or of a class by its `__init__` (a class without one: its name)."""
+    if isinstance(node, ast.FunctionDef):
+        return f"{node.name}({ast.unparse(node.args)})"
+    init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return node.name
+    args = ast.arguments(posonlyargs=[], args=init.args.args[1:], vararg=init.args.vararg,
+                         kwonlyargs=init.args.kwonlyargs, kw_defaults=init.args.kw_defaults,
+                         kwarg=init.args.kwarg, defaults=init.args.defaults)
+    return f"{node.name}({ast.unparse(args)})"
+
+
+def public_calls(text: str) -> list[Call]:
+    """Every module-level function and class of `text` whose name does not start with `_`, in order."""
+    calls = []
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+            summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
+            calls.append(Call(node.name, signature(node), summary))
+    return calls
+
+
+def names_read(text: str) -> set[str]:
+    return {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+
+
+def call_lines(calls: list[Call]) -> list[str]:
+    """Each call's signature, then its description (made inert), wrapped under the description column."""
+    out = []
+    pad = " " * (SIGNATURE + 4)
+    for c in calls:
+        sig = "  " + safe_text(c.signature)
+        summary = safe_text(c.summary)
+        if len(sig) > SIGNATURE + 2:
+            out.append(sig)
+            first = pad
+        else:
+            first = f"{sig:<{SIGNATURE + 4}}"
+        out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
+    return out
+
+
+def wrapped(lines: list[str]) -> list[str]:
+    """Prose lines wrapped to the docstring's width (each made inert by `safe_text`)."""
+    out = []
+    for line in lines:
+        out.extend(textwrap.wrap(safe_text(line), WIDTH, break_on_hyphens=False) if line else [""])
+    return out
+
+
+def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: str = "") -> str:
+    """A generated module: the `# @generated` line, a docstring of `intro` and the public calls by
+    piece, the imports the code needs, `__all__`, the pieces, then `trailer`."""
+    body = "\n\n".join(p.text.rstrip("\n") + "\n" for p in pieces)
+    if trailer:
+        body += "\n\n" + trailer
+    seen: dict[str, tuple[str, Call]] = {}
+    for p in pieces:
+        if p.heading is not None:
+            for call in public_calls(p.text):
+                seen.pop(call.name, None)  # a later definition replaces an earlier one
+                seen[call.name] = (p.heading, call)
+    doc = ['"""' + safe_text(intro[0]), *wrapped(intro[1:]), "", "Public calls (`__all__`), by part:"]
+    heading = None
+    for head, call in seen.values():
+        if head != heading:
+            doc += ["", safe_text(head) + ":"]
+            heading = head
+        doc += call_lines([call])
+    doc.append('"""')
+    used = names_read(body)
+    imports = [stmt for name, stmt in IMPORTS if name in used or (name == "math" and "floor" in used)]
+    if "floor" in used:
+        imports += ["", "floor = math.floor"]
+    names = [literal(n) for n in seen]
+    all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False)
+    head = [f"# {safe_text(first_line)}", *doc, "", *imports, "", "__all__ = [", *("    " + x for x in all_lines), "]"]
+    return "\n".join(head) + "\n\n\n" + body
+
+
+def undefined_names(source: str) -> set[str]:
+    """Names the code reads that nothing in it binds, nor Python's builtins (loosely: a name bound
+    anywhere counts as bound everywhere). An engine missing a runtime part it calls shows here."""
+    bound = set(dir(builtins))
+    read = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return read - bound
+
+
+def checked_module(build: Callable[[], str], game: Game, what: str) -> str:
+    """The source `build()` writes, proven to compile and to read only names it binds. A failure
+    anywhere on the way is a compiler bug, reported as internal error E0998 against the spec (never
+    the spec's fault), not as a traceback."""
+    try:
+        source = build()
+        compile_engine(source, game.name)
+        missing = undefined_names(source)
+        if missing:
+            raise ValueError(f"it reads names it never defines: {', '.join(sorted(missing))}")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise SpecError([error(
+            "E0998", f"internal error: the {what} generated for this spec does not compile ({type(exc).__name__}: "
+            f"{getattr(exc, 'msg', exc)})", game.span,
+            "this is a bug of croupier, not of the spec; please report it with the spec")],
+            {game.path: game.source_text}) from None
+    return source
