@@ -16,17 +16,19 @@ from pathlib import Path
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.semantics import model
 from croupier.semantics.draw_grid import read_grid
+from croupier.semantics.expr import expr_text as model_text
 from croupier.semantics.resolve_checks import (
     MAX_SEATS,
     apply_tiebreaks,
-    check_expressions,
     check_hand_bounds,
     check_name_clashes,
     check_procedure_bounds,
     check_shoe_and_values,
     check_table_references,
+    draw_ident,
     reserved_for,
 )
+from croupier.semantics.resolve_exprs import Unresolved, check_expressions
 from croupier.semantics.scopes import Checker
 from croupier.syntax import ast
 from croupier.syntax.parser import parse_text, read_spec
@@ -81,6 +83,7 @@ class Resolver:
         self.depth = depth
         self.diags: list[Diagnostic] = []
         self.check = Checker(self.diags)
+        self.waiting = Unresolved()  # this file's expressions, resolved once every statement is read
         self.game: model.Game | None = None
         self.variant = False
         self.pending_tiebreaks: list[ast.TiebreakStmt] = []
@@ -302,15 +305,18 @@ class Resolver:
                                  f"hands: {', '.join(g.hands) or 'none (declare them with `hand`)'}")
         elif isinstance(stmt, ast.EventStmt):
             if self.replace_check(stmt, stmt.name in g.events, "event", stmt.name):
-                g.events[stmt.name] = self.item(model.Event, stmt, when=stmt.when)
+                g.events[stmt.name] = self.item(model.Event, stmt)
+                self.waiting.put(g.events[stmt.name], "when", stmt.when)
         elif isinstance(stmt, ast.StandStmt):
             if self.singleton(stmt, "stand", g.stand_when is not None, seen):
-                g.stand_when, g.stand_cite = stmt.when, stmt.cite
+                g.stand_when, g.stand_cite = None, stmt.cite
+                self.waiting.put(g, "stand_when", stmt.when)
         elif isinstance(stmt, ast.DrawStmt):
             self.draw(stmt)
         elif isinstance(stmt, ast.OutcomeStmt):
             if self.replace_check(stmt, stmt.name in g.outcomes, "outcome", stmt.name):
-                g.outcomes[stmt.name] = self.item(model.Outcome, stmt, when=stmt.when)
+                g.outcomes[stmt.name] = self.item(model.Outcome, stmt)
+                self.waiting.put(g.outcomes[stmt.name], "when", stmt.when)
         elif isinstance(stmt, ast.BetStmt):
             if self.replace_check(stmt, stmt.name in g.bets, "bet", stmt.name):
                 self.bet(stmt)
@@ -336,11 +342,11 @@ class Resolver:
             self.pending_tiebreaks.append(stmt)
         elif isinstance(stmt, ast.LetStmt):
             if self.replace_check(stmt, stmt.name in g.formulas, "formula", stmt.name):
-                g.formulas[stmt.name] = self.item(model.Formula, stmt, expr=stmt.expr)
+                g.formulas[stmt.name] = self.item(model.Formula, stmt)
+                self.waiting.put(g.formulas[stmt.name], "expr", stmt.expr)
         elif isinstance(stmt, ast.SettleStmt):
             if self.singleton(stmt, "settle", g.settlement is not None, seen):
-                g.settlement = model.Settlement(stmt.scheme, stmt.clauses, stmt.span, stmt.cite,
-                                                self.labels(stmt.labels), stmt.stakes)
+                self.settlement(stmt)
         elif isinstance(stmt, ast.PolicyStmt):
             if self.singleton(stmt, "policy", g.policy_threshold is not None, seen):
                 g.policy_threshold = stmt.threshold
@@ -366,7 +372,8 @@ class Resolver:
                 g.valid_bets_pushed_none, g.valid_bets_pushed_cite = True, stmt.cite
         elif isinstance(stmt, ast.ValidBetStmt):
             if self.singleton(stmt, "valid bets", g.valid_bets_none_when is not None, seen):
-                g.valid_bets_none_when, g.valid_bets_cite = stmt.when, stmt.cite
+                g.valid_bets_none_when, g.valid_bets_cite = None, stmt.cite
+                self.waiting.put(g, "valid_bets_none_when", stmt.when)
         elif isinstance(stmt, ast.CutCardStmt):
             if self.singleton(stmt, "cut card", g.procedure.cut_low is not None, seen):
                 if stmt.low > stmt.high:
@@ -453,21 +460,29 @@ class Resolver:
 
     def draw(self, stmt: ast.DrawStmt) -> None:
         g = self.game
-        table = model.DrawTable(stmt.hand, stmt.when, stmt.row_key, stmt.col_key, (), (), {}, {}, stmt.span,
-                                stmt.cite, origin=g.name)
+        table = model.DrawTable(stmt.hand, None, None, None, (), (), {}, {}, stmt.span, stmt.cite, origin=g.name)
         if stmt.hand not in g.hands:
             self.err("E0101", f"unknown hand `{stmt.hand}` in a draw table", stmt.hand_span,
                      f"hands: {', '.join(g.hands) or 'none'}")
         read_grid(stmt, table, self.err)
         # identity for variants: hand + condition text
         cond = expr_text(stmt.when) if stmt.when is not None else ""
-        same = [t for t in g.draws if t.hand == stmt.hand and (expr_text(t.when) if t.when else "") == cond]
+        same = [t for t in g.draws if t.hand == stmt.hand and self.condition_text(t) == cond]
         label = f"{stmt.hand}{' when ' + cond if cond else ''}"
         if self.replace_check(stmt, bool(same), "draw table", label):
+            for field in ("when", "row_key", "col_key"):
+                self.waiting.put(table, field, getattr(stmt, field))
             if same:
                 g.draws[g.draws.index(same[0])] = table
             else:
                 g.draws.append(table)
+
+    def condition_text(self, t: model.DrawTable) -> str:
+        """A draw table's condition as written (the identity of a table, with its hand, for variants)."""
+        waiting = self.waiting.get(t, "when")
+        if waiting is not None:
+            return expr_text(waiting)
+        return model_text(t.when) if t.when is not None else ""
 
     def bet(self, stmt: ast.BetStmt) -> None:
         bet = self.item(model.Bet, stmt)
@@ -480,16 +495,19 @@ class Resolver:
                 self.err("E0402", "a commission is a percentage from 0 to under 100", p.span)
             if p.unit is not None and p.unit <= 0:
                 self.err("E0402", "a rounding unit must be above zero", p.span)
-            bet.wins.append(model.BetRule(w.when, model.Payout(p.style, p.ratio, p.commission, p.rounding, p.unit,
-                                                                p.text), w.span, w.cite))
-        bet.pushes = [p.when for p in stmt.pushes]
+            rule = model.BetRule(None, model.Payout(p.style, p.ratio, p.commission, p.rounding, p.unit, p.text),
+                                 w.span, w.cite)
+            self.waiting.put(rule, "when", w.when)
+            bet.wins.append(rule)
+        self.waiting.put(bet, "pushes", [p.when for p in stmt.pushes])
         if not stmt.wins:
             self.err("E0403", f"bet `{stmt.name}` never wins", stmt.span, "add a `wins when …, pays …` line")
         self.game.bets[stmt.name] = bet
 
     def hand_type(self, stmt: ast.TypeStmt, existing: model.HandType | None) -> None:
         g = self.game
-        t = self.item(model.HandType, stmt, when=stmt.when, multiplier=stmt.multiplier or Fraction(0))
+        t = self.item(model.HandType, stmt, multiplier=stmt.multiplier or Fraction(0))
+        self.waiting.put(t, "when", stmt.when)
         if stmt.when is None:
             self.err("E0104", f"hand type `{stmt.name}` has no `when` clause", stmt.span,
                      "say which hands are of this type: when count = 5 and …")
@@ -502,6 +520,17 @@ class Resolver:
             g.types[g.types.index(existing)] = t
         else:
             g.types.append(t)
+
+    def settlement(self, stmt: ast.SettleStmt) -> None:
+        clauses = []
+        for cl in stmt.clauses:
+            clause = model.SettleClause(cl.kind, cl.name, None, None, cl.span, cl.cite)
+            self.waiting.put(clause, "expr", cl.expr)
+            self.waiting.put(clause, "unless", cl.unless)
+            clauses.append(clause)
+        stakes = [model.StakeLine(s.name, s.span, s.name_span, s.cite) for s in stmt.stakes]
+        self.game.settlement = model.Settlement(stmt.scheme, clauses, stmt.span, stmt.cite, self.labels(stmt.labels),
+                                                stakes)
 
     # ---- after all statements: cross references and expression scopes ------------------
     def finish(self) -> None:
@@ -516,8 +545,11 @@ class Resolver:
         check_shoe_and_values(self.game, self.err, getattr(self, "value_span", self.game.span))
         check_procedure_bounds(g, self.pending_cut, self.pending_burn, self.err)
         check_hand_bounds(g, self.hand_size_span, self.err)
+        for hand, tables in g.hand_draws():
+            for i, t in enumerate(tables, 1):
+                t.ident = draw_ident(hand, i, len(tables))
         check_name_clashes(g, self.err)
-        check_expressions(self.game, self.check, self.err)
+        check_expressions(self.game, self.check, self.err, self.waiting)
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):
