@@ -76,13 +76,6 @@ class Shoe:
     span: Span
     cite: str | None = None
 
-    def card_codes(self) -> list[str]:
-        """Every distinct card of one deck, in rank-major order (`AS`, `AH`, …, `BJ`)."""
-        return [r + s for r in self.ranks for s in self.suits] + list(self.jokers)
-
-    def copies(self, code: str) -> int:
-        return self.decks
-
 
 @dataclass
 class CardClass(Item):
@@ -124,7 +117,7 @@ class DrawTable:
     span: Span
     cite: str | None = None
     origin: str = ""
-    ident: str = ""  # a readable Python-safe name, unique in the game
+    ident: str = ""  # a readable Python-safe name, unique in the game (`DRAW_BANKER_2`), given by the resolver
 
     def describe(self) -> str:
         text = f"draw {self.hand}"

@@ -204,7 +204,7 @@ def reserved_for(kind: str) -> frozenset[str]:
 
 
 def draw_ident(hand: str, index: int, count: int) -> str:
-    """The engine's name of a hand's draw table (`DRAW_BANKER_2`): the emitter and the clash check share it."""
+    """The engine's name of a hand's draw table (`DRAW_BANKER_2`), given by the resolver (`DrawTable.ident`)."""
     return f"DRAW_{hand.upper()}" + (f"_{index}" if count > 1 else "")
 
 
@@ -253,10 +253,9 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
         item = g.hands.get(hand)
         span = item.span if item is not None else tables[0].span
         ident(f"decide_{hand}", "hand", hand, span)
-        for i, _t in enumerate(tables, 1):
-            name = draw_ident(hand, i, len(tables))
-            ident(name, "hand", hand, span)
-            ident(name + "_RULE", "hand", hand, span)
+        for t in tables:
+            ident(t.ident, "hand", hand, span)
+            ident(t.ident + "_RULE", "hand", hand, span)
     for prefix, kind, items in (("event", "event", g.events), ("bet", "bet", g.bets),
                                 ("formula", "formula", g.formulas)):
         for item in items.values():

@@ -25,11 +25,10 @@ class Expr(Node):
 
 @dataclass
 class Num(Expr):
-    """An exact number literal; `5%` is stored as 1/20 with `percent` set."""
+    """An exact number literal, with its text; `5%` is stored as 1/20."""
 
     value: Fraction
     text: str
-    percent: bool = False
 
 
 @dataclass
