@@ -1,9 +1,10 @@
-"""Resolver, the bets: each `bet` with its win clauses (condition and payout) and push clauses.
+"""Resolver, the bets: each `bet` with its win clauses (condition and payout) and push clauses,
+and the valid-bet rules (which stakes count as valid bets).
 
 A payout must pay something, a commission lies in [0, 100 %), a rounding unit is
 above zero, and a bet wins somehow. The conditions wait in `Context.waiting`
-until every statement is read (`resolve_exprs`: they are checked in the scope of
-a bet, which knows the round's outcome).
+until every statement is read (`resolve_exprs`: a bet's are checked in the scope
+of a bet, which knows the round's outcome; the valid-bet rule's in its own).
 """
 
 from __future__ import annotations
@@ -36,4 +37,15 @@ def bet(cx: Context, stmt: ast.BetStmt) -> None:
     cx.game.bets[stmt.name] = result
 
 
-STATEMENTS: Handlers = {ast.BetStmt: bet}
+def valid_bets(cx: Context, stmt: ast.ValidBetStmt) -> None:
+    """`valid bets none for pushed stakes`, or `valid bets none when …`."""
+    g = cx.game
+    if stmt.pushed:
+        if cx.singleton(stmt, "valid bets pushed", g.valid_bets_pushed_none):
+            g.valid_bets_pushed_none, g.valid_bets_pushed_cite = True, stmt.cite
+    elif cx.singleton(stmt, "valid bets", g.valid_bets_none_when is not None):
+        g.valid_bets_none_when, g.valid_bets_cite = None, stmt.cite
+        cx.waiting.put(g, "valid_bets_none_when", stmt.when)
+
+
+STATEMENTS: Handlers = {ast.BetStmt: bet, ast.ValidBetStmt: valid_bets}

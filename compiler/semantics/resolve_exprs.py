@@ -31,7 +31,7 @@ class Unresolved:
         if syntax is not None:
             self._exprs[(id(obj), field)] = (obj, syntax)
 
-    def get(self, obj: object, field: str):
+    def get(self, obj: object, field: str) -> ast.Expr | list[ast.Expr] | None:
         hit = self._exprs.get((id(obj), field))
         return hit[1] if hit is not None else None
 

@@ -1,5 +1,5 @@
-"""Resolver, the table around a dealt round: rooms and their limits, the squeeze rule, the
-valid-bet rules, the shoe procedure (cut card, burn, last round) and void rounds.
+"""Resolver, the table around a dealt round: rooms and their limits, the squeeze rule, the shoe
+procedure (cut card, burn, last round) and void rounds.
 
 The bets and hands these name are checked once every statement is read
 (`resolve_checks.check_table_references`, `check_procedure_bounds`).
@@ -34,17 +34,6 @@ def squeeze(cx: Context, stmt: ast.SqueezeStmt) -> None:
         g.squeeze = model.Squeeze(tuple(b.text for b in stmt.bets), stmt.ties_to,
                                   tuple(o.text for o in stmt.order), stmt.span, stmt.cite)
         cx.pending_squeeze = stmt
-
-
-def valid_bets(cx: Context, stmt: ast.ValidBetStmt) -> None:
-    """`valid bets none for pushed stakes`, or `valid bets none when …`."""
-    g = cx.game
-    if stmt.pushed:
-        if cx.singleton(stmt, "valid bets pushed", g.valid_bets_pushed_none):
-            g.valid_bets_pushed_none, g.valid_bets_pushed_cite = True, stmt.cite
-    elif cx.singleton(stmt, "valid bets", g.valid_bets_none_when is not None):
-        g.valid_bets_none_when, g.valid_bets_cite = None, stmt.cite
-        cx.waiting.put(g, "valid_bets_none_when", stmt.when)
 
 
 def cut_card(cx: Context, stmt: ast.CutCardStmt) -> None:
@@ -91,7 +80,6 @@ def burn_values(cx: Context) -> None:
 STATEMENTS: Handlers = {
     ast.RoomStmt: room,
     ast.SqueezeStmt: squeeze,
-    ast.ValidBetStmt: valid_bets,
     ast.CutCardStmt: cut_card,
     ast.BurnStmt: burn,
     ast.LastRoundStmt: last_round,
