@@ -14,8 +14,8 @@ from fractions import Fraction
 
 from croupier.checks.rounds import round_space
 from croupier.diagnostics import Diagnostic, error, warning
+from croupier.semantics.expr import expr_text
 from croupier.semantics.model import Game
-from croupier.syntax.printer import expr_text
 
 
 def check(game: Game) -> list[Diagnostic]:

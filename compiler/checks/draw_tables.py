@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from croupier.checks.rounds import RoundSpace, Situation, round_space
 from croupier.diagnostics import Diagnostic, Span, error, warning
+from croupier.semantics.expr import expr_text
 from croupier.semantics.model import DrawTable, Game
-from croupier.syntax.printer import expr_text
 
 MAX_CELLS_NAMED = 12  # per table and kind; beyond this the rest are counted
 

@@ -81,7 +81,7 @@ def check(game: Game) -> list[Diagnostic]:
 
 
 def _ties_settled(game: Game) -> bool:
-    from croupier.syntax.printer import expr_text
+    from croupier.semantics.expr import expr_text
 
     for clause in game.settlement.clauses:
         if clause.kind in ("draw", "banker-wins", "player-wins") and "tied" in expr_text(clause.expr).split():

@@ -21,10 +21,9 @@ from fractions import Fraction
 from croupier.backends.engine.analysis_emitter import emit_analysis_module
 from croupier.backends.engine.emitter import EngineEmitter
 from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.python_expr import to_python
 from croupier.cache import cached, from_data
-from croupier.semantics.game_scopes import round_scope
 from croupier.semantics.model import Game
-from croupier.semantics.scopes import to_python
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
 
@@ -95,20 +94,18 @@ class _Enumerator:
         self.engine = engine
         self.space = RoundSpace()
         self.classes = value_classes(game)
-        rs = round_scope(game, with_outcome=False)
-        bs = round_scope(game, with_outcome=True)
 
-        def code(expr, scope):
-            return compile(to_python(expr, scope, emitter.constants), "<check>", "eval")
+        def code(expr):
+            return compile(to_python(expr, emitter.constants), "<check>", "eval")
 
         self.tables = []  # (index, hand, when code, row code, col code)
         for i, t in enumerate(game.draws):
-            self.tables.append((i, t.hand, code(t.when, rs) if t.when is not None else None,
-                                code(t.row_key, rs), code(t.col_key, rs) if t.col_key is not None else None))
+            self.tables.append((i, t.hand, code(t.when) if t.when is not None else None,
+                                code(t.row_key), code(t.col_key) if t.col_key is not None else None))
         probes = []  # (fact key, python text)
         for b in game.bets.values():
-            probes += [(("win", b.name, i), to_python(w.when, bs, emitter.constants)) for i, w in enumerate(b.wins)]
-            probes += [(("push", b.name, i), to_python(p, bs, emitter.constants)) for i, p in enumerate(b.pushes)]
+            probes += [(("win", b.name, i), to_python(w.when, emitter.constants)) for i, w in enumerate(b.wins)]
+            probes += [(("push", b.name, i), to_python(p, emitter.constants)) for i, p in enumerate(b.pushes)]
         probes += [(("outcome", o), f"r.outcome == {o!r}") for o in game.outcomes]
         self.probe_sources = [text for _key, text in probes]
         self.probes = [(key, compile(text, "<check>", "eval")) for key, text in probes]

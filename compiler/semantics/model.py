@@ -1,8 +1,9 @@
 """The resolved model of a game: what the emitters and the analysis walk.
 
 Built from the syntax tree by `resolve`; names are checked, variants are
-merged onto their base, values are exact Fractions. Expressions stay as `ast`
-nodes (already checked against their scope) and are translated by each back end.
+merged onto their base, values are exact Fractions. Expressions are the model's
+own (`expr`: typed, every name resolved), never syntax-tree nodes; each back end
+reads them in its own way. No back end writes into the model.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.syntax import ast
+from croupier.semantics.expr import Expr, expr_text
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 
 
 @dataclass
@@ -76,13 +76,6 @@ class Shoe:
     span: Span
     cite: str | None = None
 
-    def card_codes(self) -> list[str]:
-        """Every distinct card of one deck, in rank-major order (`AS`, `AH`, …, `BJ`)."""
-        return [r + s for r in self.ranks for s in self.suits] + list(self.jokers)
-
-    def copies(self, code: str) -> int:
-        return self.decks
-
 
 @dataclass
 class CardClass(Item):
@@ -106,7 +99,7 @@ class Wild:
 class Event(Item):
     """A named condition on a round, reported in its record (natural, pairs)."""
 
-    when: ast.Expr | None = None
+    when: Expr | None = None
 
 
 @dataclass
@@ -114,9 +107,9 @@ class DrawTable:
     """One draw table: which hand, when it applies, its keys and its D/S cells."""
 
     hand: str
-    when: ast.Expr | None
-    row_key: ast.Expr
-    col_key: ast.Expr | None
+    when: Expr | None
+    row_key: Expr | None  # None only while the resolver reads the file
+    col_key: Expr | None
     rows: tuple[int, ...]
     cols: tuple[int, ...]  # () for a one-key table
     cells: dict[tuple[int, int | None], bool]  # True = draw
@@ -124,11 +117,9 @@ class DrawTable:
     span: Span
     cite: str | None = None
     origin: str = ""
-    ident: str = ""  # a readable Python-safe name, unique in the game
+    ident: str = ""  # a readable Python-safe name, unique in the game (`DRAW_BANKER_2`), given by the resolver
 
     def describe(self) -> str:
-        from croupier.syntax.printer import expr_text
-
         text = f"draw {self.hand}"
         if self.when is not None:
             text += f" when {expr_text(self.when)}"
@@ -142,7 +133,7 @@ class DrawTable:
 class Outcome(Item):
     """A named result of a round, with the condition that decides it."""
 
-    when: ast.Expr | None = None
+    when: Expr | None = None
 
 
 @dataclass
@@ -165,7 +156,7 @@ class Payout:
 class BetRule:
     """One `wins when …` clause of a bet."""
 
-    when: ast.Expr
+    when: Expr | None  # None only while the resolver reads the file
     payout: Payout
     span: Span
     cite: str | None = None
@@ -176,14 +167,14 @@ class Bet(Item):
     """A bet: win clauses tried in order, push conditions; otherwise it loses."""
 
     wins: list[BetRule] = field(default_factory=list)
-    pushes: list[ast.Expr] = field(default_factory=list)
+    pushes: list[Expr] = field(default_factory=list)
 
 
 @dataclass
 class HandType(Item):
     """A named hand type with its predicate and multiplier; listed high to low."""
 
-    when: ast.Expr | None = None
+    when: Expr | None = None
     multiplier: Fraction = Fraction(0)
     tiebreak: tuple[str, ...] = ()
 
@@ -192,7 +183,30 @@ class HandType(Item):
 class Formula(Item):
     """A named table formula (`let NAME = …` at the top level of a spec)."""
 
-    expr: ast.Expr | None = None
+    expr: Expr | None = None
+
+
+@dataclass
+class SettleClause:
+    """One line of a settle block: `let NAME = …`, `draw when …`, `banker-wins when …`,
+    `player-wins when …`, or `pay … unless …`."""
+
+    kind: str  # "let", "draw", "banker-wins", "player-wins", "pay"
+    name: str | None
+    expr: Expr | None  # None only while the resolver reads the file
+    unless: Expr | None
+    span: Span
+    cite: str | None = None
+
+
+@dataclass
+class StakeLine:
+    """`each player stakes NAME` in a settle block: the table formula every player bets against the banker."""
+
+    name: str
+    span: Span
+    name_span: Span
+    cite: str | None = None
 
 
 @dataclass
@@ -200,11 +214,11 @@ class Settlement:
     """How a seat game settles: the scheme and its formula clauses, in order."""
 
     scheme: str  # "pairwise" | "against-banker"
-    clauses: list[ast.SettleClause]
+    clauses: list[SettleClause]
     span: Span
     cite: str | None = None
     labels: Labels = field(default_factory=Labels)
-    stake_lines: list[ast.SettleStake] = field(default_factory=list)  # `each player stakes NAME`
+    stake_lines: list[StakeLine] = field(default_factory=list)  # `each player stakes NAME`
 
     @property
     def stake(self) -> str | None:
@@ -277,7 +291,7 @@ class Game:
     deal_order: tuple[str, ...] = ()
     deal_cite: str | None = None
     events: dict[str, Event] = field(default_factory=dict)
-    stand_when: ast.Expr | None = None
+    stand_when: Expr | None = None
     stand_cite: str | None = None
     draws: list[DrawTable] = field(default_factory=list)
     outcomes: dict[str, Outcome] = field(default_factory=dict)
@@ -291,7 +305,7 @@ class Game:
     policy_threshold: Fraction | None = None
     rooms: dict[str, Room] = field(default_factory=dict)
     squeeze: Squeeze | None = None
-    valid_bets_none_when: ast.Expr | None = None
+    valid_bets_none_when: Expr | None = None
     valid_bets_cite: str | None = None
     valid_bets_pushed_none: bool = False
     valid_bets_pushed_cite: str | None = None

@@ -1,7 +1,8 @@
-"""Late resolver checks: the shoe and values are complete, and every expression fits its scope.
+"""Late resolver checks: the shoe and values are complete, tie-breaks, table rules and the settlement
+name what exists, spec names do not clash in the engine, and the numbers fit the shoe.
 
 Run once all statements are read (so that names defined later in the file are
-known); problems are reported through `err`, type errors through the `Checker`.
+known); problems are reported through `err`. The expressions are `resolve_exprs`'.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from pathlib import Path
 
 from croupier.diagnostics import Span
 from croupier.semantics import model
-from croupier.semantics.game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
-from croupier.semantics.scopes import BOOL, NUM, Checker, names_used
+from croupier.semantics.expr import names_used
 from croupier.syntax import ast
 
 TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
@@ -45,73 +45,6 @@ def check_shoe_and_values(g: model.Game, err: Callable[..., None], value_span: S
     if g.total_cite is None and g.modulus is None:
         err("E0125", "the spec has no `total` statement", g.span, "add: total sum mod 10, or: total sum")
 
-def check_expressions(g: model.Game, c: Checker, err: Callable[..., None]) -> None:  # noqa: C901
-    """Check every expression against the scope of its place (one block per place)."""
-    if g.hands:
-        rs = round_scope(g, with_outcome=False)
-        for ev in g.events.values():
-            c.check(ev.when, round_scope(g, with_outcome=False, with_events=False), BOOL)
-        if g.stand_when is not None:
-            c.check(g.stand_when, rs, BOOL)
-        for t in g.draws:
-            if t.when is not None:
-                c.check(t.when, rs, BOOL)
-            c.check(t.row_key, rs, NUM)
-            if t.col_key is not None:
-                c.check(t.col_key, rs, NUM)
-        for o in g.outcomes.values():
-            c.check(o.when, rs, BOOL)
-        bs = round_scope(g, with_outcome=True)
-        for b in g.bets.values():
-            for w in b.wins:
-                c.check(w.when, bs, BOOL)
-            for p in b.pushes:
-                c.check(p, bs, BOOL)
-        if not g.deal_order:
-            err("E0128", "the spec declares hands but no `deal` order", g.span,
-                "add: deal player, banker, player, banker")
-        if not g.outcomes:
-            err("E0128", "the spec declares hands but no outcome", g.span,
-                "add: outcome NAME when …")
-    if g.valid_bets_none_when is not None:
-        c.check(g.valid_bets_none_when, valid_bet_scope(g), BOOL)
-    if g.types:
-        ts = type_scope(g)
-        for t in g.types:
-            if t.when is not None:
-                c.check(t.when, ts, BOOL)
-        for f in g.formulas.values():
-            c.check(f.expr, table_scope(g), NUM)
-        if g.settlement is None:
-            err("E0128", "the spec has hand types but no `settle` block", g.span,
-                "add: settle pairwise, or: settle against-banker")
-        if g.seats is None:
-            err("E0128", "the spec has hand types but no `seats` range", g.span, "add: seats 2..5")
-        if g.hand_size is None:
-            err("E0128", "the spec has hand types but no `hand size`", g.span, "add: hand size 1..5")
-    if g.settlement is not None:
-        lets: list[str] = []
-        pays = 0
-        for cl in g.settlement.clauses:
-            scope = settle_scope(g, lets, with_result=cl.kind in ("let", "pay"))
-            if cl.kind == "let":
-                c.check(cl.expr, scope, NUM)
-                if cl.name in lets:
-                    err("E0103", f"`{cl.name}` is defined twice", cl.span)
-                lets.append(cl.name)
-            elif cl.kind == "pay":
-                pays += 1
-                c.check(cl.expr, scope, NUM)
-                if cl.unless is not None:
-                    c.check(cl.unless, scope, BOOL)
-            else:
-                c.check(cl.expr, scope, BOOL)
-        if pays != 1:
-            err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
-                "add: pay min(a, b)")
-        check_settlement_roles(g, err)
-
-
 def check_settlement_roles(g: model.Game, err: Callable[..., None]) -> None:
     """Every verdict names a role of the scheme, and the stake every player bets is declared, never guessed."""
     s = g.settlement
@@ -125,7 +58,7 @@ def check_settlement_roles(g: model.Game, err: Callable[..., None]) -> None:
         err("E0154", "a settle block declares its stake once", line.span, "keep one `each player stakes NAME` line")
     used: set[str] = set()
     for cl in s.clauses:
-        used |= names_used(cl.expr) | (names_used(cl.unless) if cl.unless is not None else set())
+        used |= names_used(cl.expr) | names_used(cl.unless)
     for f in g.formulas.values():
         used |= names_used(f.expr)
     if s.stake_lines:
@@ -271,7 +204,7 @@ def reserved_for(kind: str) -> frozenset[str]:
 
 
 def draw_ident(hand: str, index: int, count: int) -> str:
-    """The engine's name of a hand's draw table (`DRAW_BANKER_2`): the emitter and the clash check share it."""
+    """The engine's name of a hand's draw table (`DRAW_BANKER_2`), given by the resolver (`DrawTable.ident`)."""
     return f"DRAW_{hand.upper()}" + (f"_{index}" if count > 1 else "")
 
 
@@ -320,10 +253,9 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
         item = g.hands.get(hand)
         span = item.span if item is not None else tables[0].span
         ident(f"decide_{hand}", "hand", hand, span)
-        for i, _t in enumerate(tables, 1):
-            name = draw_ident(hand, i, len(tables))
-            ident(name, "hand", hand, span)
-            ident(name + "_RULE", "hand", hand, span)
+        for t in tables:
+            ident(t.ident, "hand", hand, span)
+            ident(t.ident + "_RULE", "hand", hand, span)
     for prefix, kind, items in (("event", "event", g.events), ("bet", "bet", g.bets),
                                 ("formula", "formula", g.formulas)):
         for item in items.values():

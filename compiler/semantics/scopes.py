@@ -1,31 +1,23 @@
-"""Expression scopes: which names and functions an expression may use, their
-types, and how each translates to Python in a generated engine.
+"""Expression scopes, and the type checker that resolves a syntax expression into the model's.
 
 Every expression in a spec is checked against the scope of the place it
-stands (a draw table, a bet, a hand type, a settlement formula). The checker
-returns diagnostics; the translator emits Python text built only from known
-templates, so spec text can never become code.
+stands (a draw table, a bet, a hand type, a settlement formula): the names,
+functions and `is` subjects it may use there, and their types. The checker
+returns the model's expression (`expr`), with every name resolved, and reports
+what does not fit as diagnostics. How an expression becomes Python is the
+engine back end's business (`backends/engine/python_expr.py`), not the scopes'.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from croupier.diagnostics import Diagnostic, error
+from croupier.semantics import expr as ir
+from croupier.semantics.expr import BOOL, NUM, Function
 from croupier.syntax import ast
-
-NUM, BOOL, HAND, CARDS, CARD, ROLE, CLASS = "number", "condition", "hand", "cards", "card", "seat", "card class"
-
-
-@dataclass
-class Func:
-    """A built-in function: argument types, result type, Python template."""
-
-    args: tuple[str, ...]
-    result: str
-    template: str  # "{0}" etc.; "*" as args means any number of numbers
-    doc: str = ""
+from croupier.syntax.printer import expr_text
+from croupier.syntax.visitor import NodeVisitor
 
 
 @dataclass
@@ -33,193 +25,128 @@ class Scope:
     """Names, functions and `is` subjects visible at one place of a spec."""
 
     where: str
-    names: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (type, python)
-    funcs: dict[str, Func] = field(default_factory=dict)
-    is_subjects: dict[str, tuple[frozenset[str], str, str]] = field(default_factory=dict)
-    # subject -> (allowed names, python template with {subject} and {what}, what kind)
-
-    def with_names(self, extra: dict[str, tuple[str, str]]) -> Scope:
-        return Scope(self.where, {**self.names, **extra}, self.funcs, self.is_subjects)
+    names: dict[str, tuple[str, type[ir.Name]]] = field(default_factory=dict)  # name -> (type, reference kind)
+    funcs: dict[str, Function] = field(default_factory=dict)
+    is_subjects: dict[str, tuple[frozenset[str], str, type[ir.IsTest]]] = field(default_factory=dict)
+    # subject -> (the names it may be tested against, what they are, the test it resolves to)
 
 
 NUMERIC_FUNCS = {
-    "min": Func(("*",), NUM, "min({args})", "the smallest of its arguments"),
-    "max": Func(("*",), NUM, "max({args})", "the largest of its arguments"),
-    "floor": Func((NUM,), NUM, "floor({0})", "rounded down to a whole number"),
+    "min": Function("min", "min", ("*",), NUM, "the smallest of its arguments"),
+    "max": Function("max", "max", ("*",), NUM, "the largest of its arguments"),
+    "floor": Function("floor", "floor", (NUM,), NUM, "rounded down to a whole number"),
 }
 
 
-def py_number(value: Fraction, constants: dict[Fraction, str]) -> str:
-    """Python text for an exact number; fractions become named module constants."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    name = f"Q_{value.numerator}_{value.denominator}".replace("-", "M")
-    constants[value] = name
-    return name
+def _invalid(e: ast.Expr, type_: str | None = None) -> ir.Invalid:
+    return ir.Invalid(e.span, type_, expr_text(e), frozenset(ir.names_used(e)))
 
 
-class Checker:
-    """Type-check expressions against a scope, collecting diagnostics."""
+class Checker(NodeVisitor):
+    """Type-check syntax expressions against a scope, collecting diagnostics; each check returns the
+    model's expression (an `Invalid` part where a name or a call did not resolve)."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
 
-    def check(self, e: ast.Expr, scope: Scope, want: str | None = None) -> str | None:
-        got = self._check(e, scope)
-        if want is not None and got is not None and got != want:
+    def check(self, e: ast.Expr, scope: Scope, want: str | None = None) -> ir.Expr:
+        node = self.visit(e, scope)
+        if want is not None and node.type is not None and node.type != want:
             self.diagnostics.append(error(
-                "E0301", f"expected a {want} here, but this is a {got}", e.span,
+                "E0301", f"expected a {want} here, but this is a {node.type}", e.span,
                 f"in {scope.where}, this place needs a {want}"))
-        return got
+        return node
 
-    def _check(self, e: ast.Expr, scope: Scope) -> str | None:
-        if isinstance(e, ast.Num):
-            return NUM
-        if isinstance(e, ast.Name):
-            if e.name in scope.names:
-                return scope.names[e.name][0]
-            if e.name in scope.funcs:
-                self.diagnostics.append(error("E0302", f"`{e.name}` is a function and needs arguments", e.span,
-                                              f"write `{e.name}(…)`"))
-                return None
-            known = ", ".join(sorted(scope.names)) or "none"
-            self.diagnostics.append(error("E0101", f"unknown name `{e.name}` in {scope.where}", e.span,
-                                          f"names known here: {known}"))
-            return None
-        if isinstance(e, ast.Call):
-            f = scope.funcs.get(e.func)
-            if f is None:
-                known = ", ".join(sorted(scope.funcs)) or "none"
-                self.diagnostics.append(error("E0102", f"unknown function `{e.func}` in {scope.where}", e.span,
-                                              f"functions known here: {known}"))
-                for a in e.args:
-                    self._check(a, scope)
-                return None
-            if f.args == ("*",):
-                if not e.args:
-                    self.diagnostics.append(error("E0303", f"`{e.func}` needs at least one argument", e.span))
-                for a in e.args:
-                    self.check(a, scope, NUM)
-                return f.result
-            if len(e.args) != len(f.args):
+    def visit_Num(self, e: ast.Num, scope: Scope) -> ir.Expr:
+        return ir.Num(e.span, NUM, e.value, e.text)
+
+    def visit_Name(self, e: ast.Name, scope: Scope) -> ir.Expr:
+        if e.name in scope.names:
+            kind, ref = scope.names[e.name]
+            return ref(e.span, kind, e.name)
+        if e.name in scope.funcs:
+            self.diagnostics.append(error("E0302", f"`{e.name}` is a function and needs arguments", e.span,
+                                          f"write `{e.name}(…)`"))
+            return _invalid(e)
+        known = ", ".join(sorted(scope.names)) or "none"
+        self.diagnostics.append(error("E0101", f"unknown name `{e.name}` in {scope.where}", e.span,
+                                      f"names known here: {known}"))
+        return _invalid(e)
+
+    def visit_Call(self, e: ast.Call, scope: Scope) -> ir.Expr:
+        f = scope.funcs.get(e.func)
+        if f is None:
+            known = ", ".join(sorted(scope.funcs)) or "none"
+            self.diagnostics.append(error("E0102", f"unknown function `{e.func}` in {scope.where}", e.span,
+                                          f"functions known here: {known}"))
+            for a in e.args:
+                self.visit(a, scope)
+            return _invalid(e)
+        if f.args == ("*",):
+            if not e.args:
+                self.diagnostics.append(error("E0303", f"`{e.func}` needs at least one argument", e.span))
+            return ir.Call(e.span, f.result, f, tuple(self.check(a, scope, NUM) for a in e.args))
+        if len(e.args) != len(f.args):
+            self.diagnostics.append(error(
+                "E0303", f"`{e.func}` takes {len(f.args)} argument(s), not {len(e.args)}", e.span,
+                f"write `{e.func}({', '.join(f.args)})`"))
+            return _invalid(e, f.result)
+        args = []
+        for a, t in zip(e.args, f.args):
+            alts = t.split("|")
+            node = self.visit(a, scope)
+            if node.type is not None and node.type not in alts:
                 self.diagnostics.append(error(
-                    "E0303", f"`{e.func}` takes {len(f.args)} argument(s), not {len(e.args)}", e.span,
-                    f"write `{e.func}({', '.join(f.args)})`"))
-                return f.result
-            for a, t in zip(e.args, f.args):
-                alts = t.split("|")
-                got = self._check(a, scope)
-                if got is not None and got not in alts:
-                    self.diagnostics.append(error(
-                        "E0301", f"`{e.func}` expects a {' or '.join(alts)}, but this is a {got}", a.span))
-            return f.result
-        if isinstance(e, ast.Binary):
-            self.check(e.left, scope, NUM)
-            self.check(e.right, scope, NUM)
-            return NUM
-        if isinstance(e, ast.Negate):
-            self.check(e.operand, scope, NUM)
-            return NUM
-        if isinstance(e, ast.Compare):
-            left = self._check(e.left, scope)
-            right = self._check(e.right, scope)
-            for side, t in ((e.left, left), (e.right, right)):
-                if t is not None and t != NUM and e.op not in ("=", "!="):
-                    self.diagnostics.append(error("E0301", f"`{e.op}` compares numbers, but this is a {t}", side.span))
-            if left and right and left != right:
-                self.diagnostics.append(error("E0301", f"cannot compare a {left} with a {right}", e.span))
-            return BOOL
-        if isinstance(e, ast.InRange):
-            for sub in (e.value, e.low, e.high):
-                self.check(sub, scope, NUM)
-            return BOOL
-        if isinstance(e, ast.IsTest):
-            subj = scope.is_subjects.get(e.subject)
-            if subj is None:
-                known = ", ".join(sorted(scope.is_subjects)) or "nothing"
-                self.diagnostics.append(error("E0101", f"`{e.subject} is …` cannot be tested in {scope.where}",
-                                              e.subject_span, f"`is` tests work on: {known}"))
-                return BOOL
-            allowed, _tmpl, kind = subj
-            if e.what not in allowed:
-                known = ", ".join(sorted(allowed)) or "none"
-                self.diagnostics.append(error("E0101", f"unknown {kind} `{e.what}`", e.what_span,
-                                              f"{kind}s: {known}"))
-            return BOOL
-        if isinstance(e, ast.BoolOp):
-            for o in e.operands:
-                self.check(o, scope, BOOL)
-            return BOOL
-        if isinstance(e, ast.Not):
-            self.check(e.operand, scope, BOOL)
-            return BOOL
-        if isinstance(e, ast.IfElse):
-            self.check(e.cond, scope, BOOL)
-            a = self._check(e.then, scope)
-            b = self._check(e.other, scope)
-            if a and b and a != b:
-                self.diagnostics.append(error("E0301", f"both branches must be of one type ({a} vs {b})", e.span))
-            return a or b
-        return None
+                    "E0301", f"`{e.func}` expects a {' or '.join(alts)}, but this is a {node.type}", a.span))
+            args.append(node)
+        return ir.Call(e.span, f.result, f, tuple(args))
 
+    def visit_Binary(self, e: ast.Binary, scope: Scope) -> ir.Expr:
+        return ir.Binary(e.span, NUM, e.op, self.check(e.left, scope, NUM), self.check(e.right, scope, NUM))
 
-def to_python(e: ast.Expr, scope: Scope, constants: dict[Fraction, str]) -> str:
-    """Translate a checked expression to Python text (only from scope templates)."""
+    def visit_Negate(self, e: ast.Negate, scope: Scope) -> ir.Expr:
+        return ir.Negate(e.span, NUM, self.check(e.operand, scope, NUM))
 
-    def go(x: ast.Expr) -> str:
-        if isinstance(x, ast.Num):
-            return py_number(x.value, constants)
-        if isinstance(x, ast.Name):
-            return scope.names[x.name][1]
-        if isinstance(x, ast.Call):
-            f = scope.funcs[x.func]
-            args = [go(a) for a in x.args]
-            names = [a.name if isinstance(a, ast.Name) else "" for a in x.args]  # checked identifiers
-            return f.template.format(*args, args=", ".join(args), names=names)
-        if isinstance(x, ast.Binary):
-            if x.op == "/":
-                return f"exact_div({go(x.left)}, {go(x.right)})"
-            return f"({go(x.left)} {x.op} {go(x.right)})"
-        if isinstance(x, ast.Negate):
-            return f"(-{go(x.operand)})"
-        if isinstance(x, ast.Compare):
-            op = {"=": "==", "!=": "!="}.get(x.op, x.op)
-            return f"({go(x.left)} {op} {go(x.right)})"
-        if isinstance(x, ast.InRange):
-            return f"({go(x.low)} <= {go(x.value)} <= {go(x.high)})"
-        if isinstance(x, ast.IsTest):
-            _allowed, tmpl, _kind = scope.is_subjects[x.subject]
-            return tmpl.format(subject=x.subject, what=repr(x.what))
-        if isinstance(x, ast.BoolOp):
-            return "(" + f" {x.op} ".join(go(o) for o in x.operands) + ")"
-        if isinstance(x, ast.Not):
-            return f"(not {go(x.operand)})"
-        if isinstance(x, ast.IfElse):
-            return f"({go(x.then)} if {go(x.cond)} else {go(x.other)})"
-        raise ValueError(f"cannot translate {type(x).__name__}")
+    def visit_Compare(self, e: ast.Compare, scope: Scope) -> ir.Expr:
+        left = self.visit(e.left, scope)
+        right = self.visit(e.right, scope)
+        for side, t in ((e.left, left.type), (e.right, right.type)):
+            if t is not None and t != NUM and e.op not in ("=", "!="):
+                self.diagnostics.append(error("E0301", f"`{e.op}` compares numbers, but this is a {t}", side.span))
+        if left.type and right.type and left.type != right.type:
+            self.diagnostics.append(error("E0301", f"cannot compare a {left.type} with a {right.type}", e.span))
+        return ir.Compare(e.span, BOOL, e.op, left, right)
 
-    return go(e)
+    def visit_InRange(self, e: ast.InRange, scope: Scope) -> ir.Expr:
+        value, low, high = (self.check(sub, scope, NUM) for sub in (e.value, e.low, e.high))
+        return ir.InRange(e.span, BOOL, value, low, high)
 
+    def visit_IsTest(self, e: ast.IsTest, scope: Scope) -> ir.Expr:
+        subj = scope.is_subjects.get(e.subject)
+        if subj is None:
+            known = ", ".join(sorted(scope.is_subjects)) or "nothing"
+            self.diagnostics.append(error("E0101", f"`{e.subject} is …` cannot be tested in {scope.where}",
+                                          e.subject_span, f"`is` tests work on: {known}"))
+            return _invalid(e, BOOL)
+        allowed, kind, test = subj
+        if e.what not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            self.diagnostics.append(error("E0101", f"unknown {kind} `{e.what}`", e.what_span,
+                                          f"{kind}s: {known}"))
+            return _invalid(e, BOOL)
+        return test(e.span, BOOL, e.subject, e.what)
 
-def names_used(e: ast.Expr) -> set[str]:
-    """Every bare name and function name an expression mentions."""
-    out: set[str] = set()
+    def visit_BoolOp(self, e: ast.BoolOp, scope: Scope) -> ir.Expr:
+        return ir.BoolOp(e.span, BOOL, e.op, tuple(self.check(o, scope, BOOL) for o in e.operands))
 
-    def go(x: ast.Expr) -> None:
-        if isinstance(x, ast.Name):
-            out.add(x.name)
-        elif isinstance(x, ast.Call):
-            out.add(x.func + "()")
-            for a in x.args:
-                go(a)
-        elif isinstance(x, ast.IsTest):
-            out.add(x.subject)
-        for attr in ("left", "right", "operand", "value", "low", "high", "cond", "then", "other"):
-            sub = getattr(x, attr, None)
-            if isinstance(sub, ast.Expr):
-                go(sub)
-        for sub in getattr(x, "operands", []) or []:
-            go(sub)
+    def visit_Not(self, e: ast.Not, scope: Scope) -> ir.Expr:
+        return ir.Not(e.span, BOOL, self.check(e.operand, scope, BOOL))
 
-    go(e)
-    return out
+    def visit_IfElse(self, e: ast.IfElse, scope: Scope) -> ir.Expr:
+        cond = self.check(e.cond, scope, BOOL)
+        a = self.visit(e.then, scope)
+        b = self.visit(e.other, scope)
+        if a.type and b.type and a.type != b.type:
+            self.diagnostics.append(error("E0301", f"both branches must be of one type ({a.type} vs {b.type})",
+                                          e.span))
+        return ir.IfElse(e.span, a.type or b.type, cond, a, b)

@@ -425,7 +425,7 @@ class BuildAst(Transformer):
 
     def percent(self, meta, children):
         tok = children[0]
-        return ast.Num(self.span(meta), _num(str(tok)) / 100, f"{tok}%", percent=True)
+        return ast.Num(self.span(meta), _num(str(tok)) / 100, f"{tok}%")
 
     def name(self, meta, children):
         return ast.Name(self.span(meta), str(children[0]))

@@ -1,7 +1,10 @@
 """Expression nodes of the syntax tree: numbers, names, calls, arithmetic, comparisons, logic.
 
 Each node carries the span it was parsed from. `ast` re-exports these classes,
-so the rest of the compiler writes `ast.Num`, `ast.Call`, and so on.
+so the rest of the compiler writes `ast.Num`, `ast.Call`, and so on. They say
+what the text says; the resolver turns them into the model's expressions
+(`croupier.semantics.expr`), whose operator nodes share these class and field
+names so that one printer (`printer`) serves both.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from croupier.diagnostics import Span
+from croupier.syntax.visitor import Node
 
 
 @dataclass
-class Expr:
+class Expr(Node):
     """Base of all expression nodes."""
 
     span: Span
@@ -21,11 +25,10 @@ class Expr:
 
 @dataclass
 class Num(Expr):
-    """An exact number literal; `5%` is stored as 1/20 with `percent` set."""
+    """An exact number literal, with its text; `5%` is stored as 1/20."""
 
     value: Fraction
     text: str
-    percent: bool = False
 
 
 @dataclass

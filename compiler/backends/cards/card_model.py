@@ -16,8 +16,9 @@ from types import ModuleType
 from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands, worked_examples
 from croupier.backends.cards.svg import flow_layout
 from croupier.semantics.cases import Case
+from croupier.semantics.expr import expr_text
 from croupier.semantics.model import DrawTable, Game, Payout
-from croupier.syntax.printer import expr_text, number_text
+from croupier.syntax.printer import number_text
 
 EXAMPLE_STAKE = 100
 

@@ -20,14 +20,14 @@ reason), never wrong.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 from croupier.backends.engine.api import Piece, assemble, checked_module
 from croupier.backends.engine.parts import COMPANION_MARKER, copy_module, parts_summary
 from croupier.backends.pywriter import PyWriter, literal
+from croupier.semantics import expr as ir
 from croupier.semantics.model import Game
-from croupier.syntax import ast
+from croupier.syntax.visitor import NodeVisitor
 
 COMPANION_SUFFIX = "_analysis"
 
@@ -40,45 +40,51 @@ class Unsupported(Exception):
     """A rule reads a hand in a way the enumerator cannot group deals by."""
 
 
-class FactReader:
+class FactReader(NodeVisitor):
     """Collects the (fact, hand) pairs an expression reads, following events and outcomes."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
 
-    def hand_of(self, e: ast.Expr) -> str | None:
-        return e.name if isinstance(e, ast.Name) and e.name in self.game.hands else None
+    @staticmethod
+    def hand_of(e: ir.Expr) -> str | None:
+        return e.name if isinstance(e, ir.HandRef) else None
 
-    def first2_of(self, e: ast.Expr) -> str | None:
-        if isinstance(e, ast.Call) and e.func == "first2" and len(e.args) == 1:
+    def first2_of(self, e: ir.Expr) -> str | None:
+        if isinstance(e, ir.Call) and e.func == "first2" and len(e.args) == 1:
             return self.hand_of(e.args[0])
         return None
 
-    def read(self, e: ast.Expr | None, seen: frozenset[str] = frozenset()) -> set[tuple[str, str]]:
-        if e is None:
-            return set()
-        if isinstance(e, ast.Call):
-            return self.call(e, seen)
-        if isinstance(e, ast.Name):
-            if self.hand_of(e):
-                raise Unsupported(f"a rule reads the hand {e.name} in a way the analysis cannot group")
-            ev = self.game.events.get(e.name)
-            if ev is not None and e.name not in seen:
-                return self.read(ev.when, seen | {e.name})
-            return set()
-        if isinstance(e, ast.IsTest):
-            if e.subject == "outcome":
-                return set().union(*(self.read(o.when, seen) for o in self.game.outcomes.values()))
-            raise Unsupported(f"a rule tests `{e.subject} is …`, which the analysis cannot group")
-        out: set[tuple[str, str]] = set()
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            for child in (v if isinstance(v, list) else [v]):
-                if isinstance(child, ast.Expr):
-                    out |= self.read(child, seen)
-        return out
+    def read(self, e: ir.Expr | None, seen: frozenset[str] = frozenset()) -> set[tuple[str, str]]:
+        return set() if e is None else self.visit(e, seen)
 
-    def call(self, e: ast.Call, seen: frozenset[str]) -> set[tuple[str, str]]:
+    def visit_HandRef(self, e: ir.HandRef, seen: frozenset[str]) -> set[tuple[str, str]]:
+        raise Unsupported(f"a rule reads the hand {e.name} in a way the analysis cannot group")
+
+    def visit_EventRef(self, e: ir.EventRef, seen: frozenset[str]) -> set[tuple[str, str]]:
+        ev = self.game.events.get(e.name)
+        if ev is not None and e.name not in seen:
+            return self.read(ev.when, seen | {e.name})
+        return set()
+
+    def visit_OutcomeIs(self, e: ir.OutcomeIs, seen: frozenset[str]) -> set[tuple[str, str]]:
+        return set().union(*(self.read(o.when, seen) for o in self.game.outcomes.values()))
+
+    def visit_IsTest(self, e: ir.IsTest, seen: frozenset[str]) -> set[tuple[str, str]]:
+        raise Unsupported(f"a rule tests `{e.subject} is …`, which the analysis cannot group")
+
+    def visit_Name(self, e: ir.Name, seen: frozenset[str]) -> set[tuple[str, str]]:
+        return set()  # a name of no hand (a bet, a card class): no fact of a hand
+
+    def visit_Num(self, e: ir.Num, seen: frozenset[str]) -> set[tuple[str, str]]:
+        return set()
+
+    def visit_operator(self, e: ir.Expr, seen: frozenset[str]) -> set[tuple[str, str]]:
+        return set().union(*self.generic_visit(e, seen))
+
+    visit_Binary = visit_Negate = visit_Compare = visit_InRange = visit_BoolOp = visit_Not = visit_IfElse = visit_operator
+
+    def visit_Call(self, e: ir.Call, seen: frozenset[str]) -> set[tuple[str, str]]:
         arg = e.args[0] if len(e.args) == 1 else None
         hand = self.hand_of(arg) if arg is not None else None
         first2 = self.first2_of(arg) if arg is not None else None

@@ -17,13 +17,11 @@ from fractions import Fraction
 from croupier.backends.engine.analysis_emitter import companion_name
 from croupier.backends.engine.api import Piece, assemble, checked_module
 from croupier.backends.engine.parts import copy_module, features, parts_summary
+from croupier.backends.engine.python_expr import py_number, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
-from croupier.semantics.game_scopes import round_scope, settle_scope, table_scope, type_scope
+from croupier.semantics.expr import Expr, expr_text, names_used
 from croupier.semantics.model import Game
-from croupier.semantics.resolve_checks import draw_ident
-from croupier.semantics.scopes import names_used, to_python
-from croupier.syntax.printer import expr_text
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
 COMMON_MODULES = ["common"]
@@ -57,8 +55,8 @@ class EngineEmitter:
         self.funcs = PyWriter()
         self.more_data = PyWriter()
 
-    def py(self, expr, scope) -> str:
-        return to_python(expr, scope, self.constants)
+    def py(self, expr: Expr) -> str:
+        return to_python(expr, self.constants)
 
     # ---- the whole file ------------------------------------------------------------
     def emit(self) -> str:
@@ -146,19 +144,14 @@ class EngineEmitter:
     def round_functions(self) -> None:
         g = self.game
         w = self.funcs
-        ev_scope = round_scope(g, with_outcome=False, with_events=False)
-        rs = round_scope(g, with_outcome=False)
-        bs = round_scope(g, with_outcome=True)
-        self.named_functions("EVENTS", "event", "r", [(e.name, e.when, e.cite, ":") for e in g.events.values()],
-                             ev_scope)
+        self.named_functions("EVENTS", "event", "r", [(e.name, e.when, e.cite, ":") for e in g.events.values()])
         with w.block("def stand_all(r):"):
             w.line('"""Whether nobody draws after the deal."""')
-            w.line(f"return {self.py(g.stand_when, rs) if g.stand_when is not None else 'False'}")
+            w.line(f"return {self.py(g.stand_when) if g.stand_when is not None else 'False'}")
         w.blank(2)
         drawers = []
         for hand, tables in g.hand_draws():
-            for i, t in enumerate(tables, 1):
-                t.ident = draw_ident(hand, i, len(tables))
+            for t in tables:
                 w.comment(rule_text(t.describe(), t.cite) + ": True = draw, False = stand")
                 w.line(f"{t.ident} = grid_table(")
                 w.line(f"    {literal(t.cols) if t.cols else None},")
@@ -178,9 +171,9 @@ class EngineEmitter:
             with w.block(f"def decide_{hand}(r):"):
                 w.docstring(f"Whether {hand} draws: (rule, key, draws).")
                 for t in tables:
-                    key = self.py(t.row_key, rs)
+                    key = self.py(t.row_key)
                     if t.col_key is not None:
-                        key = f"({key}, {self.py(t.col_key, rs)})"
+                        key = f"({key}, {self.py(t.col_key)})"
                     body = [
                         f"key = {key}",
                         f"draws = {t.ident}.get(key)",
@@ -189,7 +182,7 @@ class EngineEmitter:
                         f"return {t.ident}_RULE, key, draws",
                     ]
                     if t.when is not None:
-                        with w.block(f"if {self.py(t.when, rs)}:"):
+                        with w.block(f"if {self.py(t.when)}:"):
                             for b in body:
                                 w.line(b)
                     else:
@@ -205,7 +198,7 @@ class EngineEmitter:
         with w.block("def outcome_of(r):"):
             w.line('"""The outcome of a finished round."""')
             for o in g.outcomes.values():
-                with w.block(f"if {self.py(o.when, rs)}:"):
+                with w.block(f"if {self.py(o.when)}:"):
                     w.line(f"return {literal(o.name)}")
             w.line('raise EngineError("no outcome of the spec holds for this round")')
         w.blank(2)
@@ -214,7 +207,7 @@ class EngineEmitter:
                 w.docstring(f"{b.name}: what a stake returns, stake included.")
                 for rule in b.wins:
                     w.comment(rule_text(f"wins when {expr_text(rule.when)}, pays {rule.payout.text}", rule.cite))
-                    with w.block(f"if {self.py(rule.when, bs)}:"):
+                    with w.block(f"if {self.py(rule.when)}:"):
                         p = rule.payout
                         if p.style == "including" and p.commission is None:
                             w.line(f"return stake * {self.number(p.ratio)}")
@@ -224,7 +217,7 @@ class EngineEmitter:
                                    f"{self.number(p.unit) if p.unit else None}, {literal(p.rounding)})")
                 for push in b.pushes:
                     w.comment(f"push when {expr_text(push)}")
-                    with w.block(f"if {self.py(push, bs)}:"):
+                    with w.block(f"if {self.py(push)}:"):
                         w.line("return stake")
                 w.line("return 0")
             w.blank(2)
@@ -232,7 +225,7 @@ class EngineEmitter:
         w.blank(2)
         table_functions(g, w, self.py)
 
-    def named_functions(self, registry: str, prefix: str, arg: str, items: list, scope) -> None:
+    def named_functions(self, registry: str, prefix: str, arg: str, items: list) -> None:
         """One function per named spec expression (`def event_natural(r)`), then a registry tuple of them.
 
         `items` holds (name, expression, citation, separator of the docstring).
@@ -243,21 +236,18 @@ class EngineEmitter:
                 w.docstring(f"{name}{sep} {expr_text(expr)}")
                 if cite:
                     w.comment(f"[{cite}]")
-                w.line(f"return {self.py(expr, scope)}")
+                w.line(f"return {self.py(expr)}")
             w.blank(2)
         w.line(f"{registry} = (" + "".join(f"({literal(n)}, {prefix}_{n}), " for n, *_ in items) + ")")
         w.blank(2)
 
     def number(self, value: Fraction) -> str:
-        from croupier.semantics.scopes import py_number
-
         return py_number(Fraction(value), self.constants)
 
     # ---- seat games ------------------------------------------------------------------------
     def seat_functions(self) -> None:
         g = self.game
         w = self.more_data
-        ts = type_scope(g)
         w.line(f"SEATS = {literal(g.seats)}")
         w.line(f"HAND_SIZE = {literal(g.hand_size)}")
         w.assign("CLASSES", {c.name: tuple(c.ranks) for c in g.classes.values()})
@@ -274,16 +264,15 @@ class EngineEmitter:
         w.line(f"SCHEME = {literal(g.settlement.scheme)}")
         used = set()
         for cl in g.settlement.clauses:
-            used |= names_used(cl.expr) | (names_used(cl.unless) if cl.unless is not None else set())
+            used |= names_used(cl.expr) | names_used(cl.unless)
         for f in g.formulas.values():
             used |= names_used(f.expr)
         w.line(f"NEEDS_BANKER = {literal(g.settlement.scheme == 'against-banker')}")
         w.line(f"NEEDS_STAKES = {literal('stake()' in used)}")
         w.line(f"NEEDS_COINS = {literal('coins()' in used or 'poorest' in used)}")
         w = self.funcs
-        self.named_functions("TYPE_TESTS", "type", "h", [(t.name, t.when, t.cite, ":") for t in g.types], ts)
-        self.named_functions("FORMULAS", "formula", "t", [(f.name, f.expr, f.cite, " =") for f in g.formulas.values()],
-                             table_scope(g))
+        self.named_functions("TYPE_TESTS", "type", "h", [(t.name, t.when, t.cite, ":") for t in g.types])
+        self.named_functions("FORMULAS", "formula", "t", [(f.name, f.expr, f.cite, " =") for f in g.formulas.values()])
         self.settle_functions()
 
     def settle_functions(self) -> None:
@@ -292,14 +281,12 @@ class EngineEmitter:
         s = g.settlement
         roles = "banker, player, winner, loser" if s.scheme == "against-banker" else "winner, loser"
         verdict_roles = "banker, player" if s.scheme == "against-banker" else "winner, loser"
-        lets: list[str] = []
         with w.block(f"def verdict(t, {verdict_roles}, tied):"):
             w.line('"""The settle block\'s own verdict on a pair: "draw", "banker", "player" or None."""')
             for cl in s.clauses:
                 if cl.kind in ("draw", "banker-wins", "player-wins"):
-                    scope = settle_scope(g, [], with_result=False)
                     w.comment(rule_text(f"{cl.kind} when {expr_text(cl.expr)}", cl.cite))
-                    with w.block(f"if {self.py(cl.expr, scope)}:"):
+                    with w.block(f"if {self.py(cl.expr)}:"):
                         w.line(f"return {literal(cl.kind.split('-')[0])}")
             w.line("return None")
         w.blank(2)
@@ -307,19 +294,16 @@ class EngineEmitter:
             w.line('"""What the loser pays the winner (nothing when 0 or less)."""')
             for cl in s.clauses:
                 if cl.kind == "let":
-                    scope = settle_scope(g, lets, with_result=True)
                     w.comment(rule_text(f"let {cl.name} = {expr_text(cl.expr)}", cl.cite))
-                    w.line(f"v_{cl.name} = {self.py(cl.expr, scope)}")
-                    lets.append(cl.name)
+                    w.line(f"v_{cl.name} = {self.py(cl.expr)}")
             for cl in s.clauses:
                 if cl.kind == "pay":
-                    scope = settle_scope(g, lets, with_result=True)
                     text = f"pay {expr_text(cl.expr)}" + (f" unless {expr_text(cl.unless)}" if cl.unless else "")
                     w.comment(rule_text(text, cl.cite))
                     if cl.unless is not None:
-                        with w.block(f"if {self.py(cl.unless, scope)}:"):
+                        with w.block(f"if {self.py(cl.unless)}:"):
                             w.line("return 0")
-                    w.line(f"return {self.py(cl.expr, scope)}")
+                    w.line(f"return {self.py(cl.expr)}")
         w.blank(2)
 
 

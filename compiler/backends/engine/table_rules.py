@@ -9,9 +9,8 @@ per bet with a push rule (whether that bet's stake came back by its push).
 from __future__ import annotations
 
 from croupier.backends.pywriter import PyWriter, literal
-from croupier.semantics.game_scopes import round_scope, valid_bet_scope
+from croupier.semantics.expr import expr_text
 from croupier.semantics.model import Game
-from croupier.syntax.printer import expr_text
 
 
 def rule_text(text: str, cite: str | None) -> str:
@@ -36,7 +35,7 @@ def table_data(game: Game, w: PyWriter) -> None:
 
 
 def table_functions(game: Game, w: PyWriter, py) -> None:
-    """`no_valid_bets` and the `pushed_<bet>` tests; `py(expr, scope)` translates an expression."""
+    """`no_valid_bets` and the `pushed_<bet>` tests; `py(expr)` translates an expression."""
     rule = game.valid_bets_none_when
     with w.block("def no_valid_bets(r, bets):"):
         if rule is None:
@@ -46,17 +45,16 @@ def table_functions(game: Game, w: PyWriter, py) -> None:
             text = rule_text(f"valid bets none when {expr_text(rule)}", game.valid_bets_cite)
             w.line('"""Whether a bettor\'s round counts no valid bet (`bets` holds the bets placed)."""')
             w.comment(text)
-            w.line(f"return {py(rule, valid_bet_scope(game))}")
+            w.line(f"return {py(rule)}")
     w.blank(2)
-    bs = round_scope(game, with_outcome=True)
     pushing = [b for b in game.bets.values() if b.pushes]
     for b in pushing:
         with w.block(f"def pushed_{b.name}(r):"):
             w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
             for win in b.wins:
-                with w.block(f"if {py(win.when, bs)}:"):
+                with w.block(f"if {py(win.when)}:"):
                     w.line("return False")
-            w.line("return " + " or ".join(py(p, bs) for p in b.pushes))
+            w.line("return " + " or ".join(py(p) for p in b.pushes))
         w.blank(2)
     w.line("PUSHED = {" + ", ".join(f"{literal(b.name)}: pushed_{b.name}" for b in pushing) + "}")
     w.blank(2)

@@ -1,0 +1,136 @@
+"""Engine back end: the model's expressions as Python text in a generated engine.
+
+One method per kind of expression (a `NodeVisitor` over `croupier.semantics.expr`).
+The text is built only from the templates below and from names the resolver
+checked, so spec text never becomes code. The names it writes are the ones the
+generated functions and the runtime define:
+
+- a dealt round's rules take the round `r` (`r.player`, `event_natural(r)`,
+  `r.outcome`); `no_valid_bets(r, bets)` also the set of bets placed;
+- a hand-type test takes the hand's facts `h` (`h.count`, `h.classes[...]`);
+- a table formula and the settlement take the table `t` (`t.stake(winner)`,
+  `t.formula_base`), the seats by role (`winner`, `banker`), `tied`, and
+  the settle block's `let`s as `v_<name>`.
+
+Exact fractions become module constants (`Q_1_2`), collected in `constants`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from croupier.semantics import expr as ir
+from croupier.syntax.visitor import NodeVisitor
+
+# a call's Python, by the function's identity (`Function.key`); {0}… are the arguments,
+# {args} all of them, {names[i]} the name of a hand given as argument i
+CALLS = {
+    "total": "total({0})",
+    "first2": "{0}[:2]",
+    "third": "third({0})",
+    "value": "card_value({0})",
+    "drew": "(len({0}) > DEALT[{names[0]!r}])",
+    "count": "len({0})",
+    "same_rank": "same_rank({0})",
+    "min": "min({args})",
+    "max": "max({args})",
+    "floor": "floor({0})",
+    "class_count": "h.classes[{0}]",
+    "stake": "t.stake({0})",
+    "multiplier": "t.multiplier({0})",
+    "paid": "t.paid[{0}]",
+    "coins": "t.coins[{0}]",
+    "placed": "({0} in bets)",
+}
+
+
+def py_number(value: Fraction, constants: dict[Fraction, str]) -> str:
+    """Python text for an exact number; fractions become named module constants."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    name = f"Q_{value.numerator}_{value.denominator}".replace("-", "M")
+    constants[value] = name
+    return name
+
+
+class PythonTranslator(NodeVisitor):
+    """Translates one checked expression; fractions it meets are added to `constants`."""
+
+    def __init__(self, constants: dict[Fraction, str]) -> None:
+        self.constants = constants
+
+    def visit_Num(self, e: ir.Num) -> str:
+        return py_number(e.value, self.constants)
+
+    def visit_HandRef(self, e: ir.HandRef) -> str:
+        return f"r.{e.name}"
+
+    def visit_EventRef(self, e: ir.EventRef) -> str:
+        return f"event_{e.name}(r)"
+
+    def visit_BetRef(self, e: ir.BetRef) -> str:
+        return repr(e.name)
+
+    def visit_ClassRef(self, e: ir.ClassRef) -> str:
+        return repr(e.name)
+
+    def visit_HandFact(self, e: ir.HandFact) -> str:
+        return f"h.{e.name}"
+
+    def visit_TableFact(self, e: ir.TableFact) -> str:
+        return f"t.{e.name}"
+
+    def visit_FormulaRef(self, e: ir.FormulaRef) -> str:
+        return f"t.formula_{e.name}"
+
+    def visit_LetRef(self, e: ir.LetRef) -> str:
+        return f"v_{e.name}"
+
+    def visit_RoleRef(self, e: ir.RoleRef) -> str:
+        return e.name
+
+    def visit_PairFact(self, e: ir.PairFact) -> str:
+        return e.name
+
+    def visit_Call(self, e: ir.Call) -> str:
+        template = CALLS.get(e.function.key)
+        if template is None:
+            raise NotImplementedError(f"no Python for the function `{e.function.key}`")
+        args = [self.visit(a) for a in e.args]
+        names = [a.name if isinstance(a, ir.Name) else "" for a in e.args]  # checked identifiers
+        return template.format(*args, args=", ".join(args), names=names)
+
+    def visit_OutcomeIs(self, e: ir.OutcomeIs) -> str:
+        return f"(r.outcome == {e.what!r})"
+
+    def visit_TypeIs(self, e: ir.TypeIs) -> str:
+        return f"(t.type_of({e.subject}) == {e.what!r})"
+
+    def visit_Binary(self, e: ir.Binary) -> str:
+        if e.op == "/":
+            return f"exact_div({self.visit(e.left)}, {self.visit(e.right)})"
+        return f"({self.visit(e.left)} {e.op} {self.visit(e.right)})"
+
+    def visit_Negate(self, e: ir.Negate) -> str:
+        return f"(-{self.visit(e.operand)})"
+
+    def visit_Compare(self, e: ir.Compare) -> str:
+        op = {"=": "==", "!=": "!="}.get(e.op, e.op)
+        return f"({self.visit(e.left)} {op} {self.visit(e.right)})"
+
+    def visit_InRange(self, e: ir.InRange) -> str:
+        return f"({self.visit(e.low)} <= {self.visit(e.value)} <= {self.visit(e.high)})"
+
+    def visit_BoolOp(self, e: ir.BoolOp) -> str:
+        return "(" + f" {e.op} ".join(self.visit(o) for o in e.operands) + ")"
+
+    def visit_Not(self, e: ir.Not) -> str:
+        return f"(not {self.visit(e.operand)})"
+
+    def visit_IfElse(self, e: ir.IfElse) -> str:
+        return f"({self.visit(e.then)} if {self.visit(e.cond)} else {self.visit(e.other)})"
+
+
+def to_python(e: ir.Expr, constants: dict[Fraction, str]) -> str:
+    """Python text for a checked expression of the model (an `Invalid` part is a compiler bug here)."""
+    return PythonTranslator(constants).visit(e)
