@@ -15,7 +15,6 @@ from croupier.syntax import ast
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
-LANGUAGES = ("en", "zh-Hans", "zh-Hant")
 
 
 @dataclass
