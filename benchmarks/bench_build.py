@@ -25,11 +25,14 @@ CACHE = tempfile.mkdtemp(prefix="croupier-bench-cache-")
 os.environ["CROUPIER_CACHE"] = CACHE
 
 from croupier.driver import pipeline  # noqa: E402 - after the path is set
+from croupier.project import find_project  # noqa: E402
+
+PROJECT = find_project(ROOT)
 
 
 def in_process(out: Path) -> float:
     start = time.perf_counter()
-    results, _ = pipeline.compile_all(pipeline.default_specs())
+    results, _ = pipeline.compile_all(pipeline.default_specs(PROJECT))
     assert all(r.ok for r in results), "a spec has errors"
     pipeline.write_artefacts(results, out)
     return time.perf_counter() - start
@@ -49,7 +52,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    specs = pipeline.default_specs()
+    specs = pipeline.default_specs(PROJECT)
     with tempfile.TemporaryDirectory() as tmp:
         cold = as_process(Path(tmp) / "cold")
         proc = min(as_process(Path(tmp) / f"proc{i}") for i in range(args.repeat))

@@ -1,19 +1,15 @@
-"""Where the project and the cache live, and how a spec's path is shown (a light module, cheap to import)."""
+"""Where the cache lives, and how a spec's path is shown (a light module, cheap to import).
+
+The project's own folders come from its configuration (`croupier.project`), never from
+where the compiler is installed.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def display_path(path: Path) -> str:
-    """A spec's path as shown in diagnostics and headers: relative to the project when inside it."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+from croupier.project import display_path  # noqa: F401 - the one way a spec's path is shown
 
 
 def cache_dir() -> Path | None:

@@ -14,9 +14,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_cards import build_cards, engine_key  # the sibling test module's one build
+from test_cards import LANGS, build_cards, engine_key  # the sibling test module's one build
 
-from croupier.backends.cards import i18n
 from croupier.backends.cards.render import DRAW_RGB, STAND_RGB
 from croupier.driver import pipeline
 
@@ -80,7 +79,7 @@ def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(bro
     opened = cells_seen = 0
     for r in results:
         engine = engines[r.game.name]
-        for lang in i18n.CARD_LANGS:
+        for lang in LANGS:
             page, errors = open_page(browser, (site / f"{r.game.name}.{lang}.html").as_uri())
             assert errors == [], errors
             assert page.locator("svg.flow-svg g.step").count() >= 3
@@ -94,8 +93,8 @@ def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(bro
                 cells_seen += 1
             page.close()
             opened += 1
-    assert opened == len(results) * len(i18n.CARD_LANGS)
-    assert cells_seen == sum(len(t.cells) for r in results for t in r.game.draws) * len(i18n.CARD_LANGS)
+    assert opened == len(results) * len(LANGS)
+    assert cells_seen == sum(len(t.cells) for r in results for t in r.game.draws) * len(LANGS)
 
 
 def test_index_links_open_every_card(browser, site):
@@ -103,13 +102,13 @@ def test_index_links_open_every_card(browser, site):
     assert errors == []
     hrefs = page.evaluate("() => Array.from(document.querySelectorAll('td a[hreflang]')).map(a => a.href)")
     results, _ = build_cards()
-    assert len(hrefs) == len(results) * len(i18n.CARD_LANGS)
+    assert len(hrefs) == len(results) * len(LANGS)
     for href in hrefs:
         assert Path(href.removeprefix("file://")).is_file(), href
     page.close()
 
 
-@pytest.mark.parametrize("lang", i18n.CARD_LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_cards_fit_a_phone_and_print_without_the_navigation(browser, site, lang):
     results, _ = build_cards()
     for r in results:

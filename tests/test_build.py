@@ -82,23 +82,42 @@ def test_an_engine_runs_standalone(built):
     assert '"outcome": "player"' in proc.stdout
 
 
+def installed_croupier() -> str:
+    """The `croupier` command installed with this Python (the console script, not `python -m`)."""
+    beside = Path(sys.executable).with_name("croupier")
+    found = str(beside) if beside.is_file() else shutil.which("croupier")
+    assert found, "the croupier command is not installed (pip install -e .)"
+    return found
+
+
 @pytest.fixture(scope="module")
 def repo_copy(tmp_path_factory) -> Path:
-    """A copy of the project (compiler, specs, cases) with its own freshly built generated/."""
+    """A copy of the project (croupier.toml, specs, cases) without the compiler, with its own
+    generated/ freshly built by the installed `croupier` command."""
     root = tmp_path_factory.mktemp("repo")
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(ROOT / "compiler", root / "compiler", ignore=ignore)
-    (root / "croupier").symlink_to("compiler")  # the import package `croupier` is the folder compiler/
+    shutil.copy(ROOT / "croupier.toml", root / "croupier.toml")
     shutil.copytree(ROOT / "spec", root / "spec", ignore=ignore)
     shutil.copytree(ROOT / "tests" / "cases", root / "tests" / "cases", ignore=ignore)
-    assert croupier(root, "build").returncode == 0
+    assert not (root / "compiler").exists() and not (root / "croupier").exists()
+    proc = croupier(root, "build")
+    assert proc.returncode == 0, proc.stderr
+    assert f"in {root / 'generated'}" in proc.stdout, "the copy is its own project: it builds into its generated/"
     return root
 
 
 def croupier(root: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(root))
-    return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=root, env=env,
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([installed_croupier(), *args], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_the_copy_builds_what_the_repository_holds(repo_copy):
+    """The project, not the compiler's location, decides what is built: the same bytes as generated/."""
+    def built(folder: Path) -> dict[str, bytes]:
+        return {k: v for k, v in tree_bytes(folder).items() if "__pycache__" not in k}  # pytest's, not built
+
+    assert built(repo_copy / "generated") == built(ROOT / "generated")
 
 
 def test_check_fails_on_a_modified_generated_file(repo_copy):

@@ -23,8 +23,11 @@ from croupier.backends.cards.render import md_code, md_escape
 from croupier.backends.engine.loader import load_engine
 from croupier.checks import translations
 from croupier.driver import pipeline
+from croupier.project import find_project
 
 ROOT = Path(__file__).resolve().parent.parent
+PROJECT = find_project(ROOT)
+LANGS = PROJECT.languages  # the card languages of this repository
 NS = "{http://www.w3.org/1999/xhtml}"
 PAYLOADS = ("<script>alert(1)</script>", '"""; import os')
 
@@ -32,7 +35,7 @@ PAYLOADS = ("<script>alert(1)</script>", '"""; import os')
 @cache
 def build_cards() -> tuple:
     """Compile every spec (with the index) once: (results, {game name: engine module})."""
-    results, _ = pipeline.compile_all(pipeline.default_specs(), index=True)
+    results, _ = pipeline.compile_all(pipeline.default_specs(PROJECT), index=True)
     assert all(r.ok for r in results), [str(d) for r in results for d in r.diagnostics if d.is_error]
     engines = {r.game.name: load_engine(r.artefacts[f"engines/{r.game.name}.py"], r.game.name) for r in results}
     return results, engines
@@ -68,7 +71,7 @@ def test_every_game_has_a_card_in_every_language_and_format():
     results, _ = build_cards()
     files = card_files()
     for r in results:
-        for lang in i18n.CARD_LANGS:
+        for lang in LANGS:
             for fmt in ("md", "html"):
                 text = files[f"cards/{r.game.name}.{lang}.{fmt}"]
                 title = r.game.labels.get(lang, r.game.name)
@@ -88,7 +91,7 @@ def test_html_cards_declare_their_language_and_are_translated():
     results, _ = build_cards()
     for r in results:
         headings = {}
-        for lang in i18n.CARD_LANGS:
+        for lang in LANGS:
             doc = parse_strict(files[f"cards/{r.game.name}.{lang}.html"])
             assert doc.get("lang") == lang
             headings[lang] = [ET.tostring(h, encoding="unicode", method="text") for h in doc.iter(f"{NS}h2")]
@@ -102,7 +105,7 @@ def test_every_grid_cell_agrees_with_the_engine_and_every_engine_cell_is_shown()
     checked = 0
     for r in results:
         engine = engines[r.game.name]
-        for lang in i18n.CARD_LANGS:
+        for lang in LANGS:
             cells = grid_cells(parse_strict(files[f"cards/{r.game.name}.{lang}.html"]))
             shown: dict[str, set] = {}
             for ident, key, action in cells:
@@ -197,13 +200,13 @@ def test_index_links_every_game_in_every_language():
     hrefs = {a.get("href") for a in doc.iter(f"{NS}a")}
     results, _ = build_cards()
     for r in results:
-        for lang in i18n.CARD_LANGS:
+        for lang in LANGS:
             assert f"{r.game.name}.{lang}.html" in hrefs and f"cards/{r.game.name}.{lang}.html" in files
 
 
 def test_build_is_reproducible():
     results, _ = build_cards()
-    again, _ = pipeline.compile_all(pipeline.default_specs()[:1], index=False)
+    again, _ = pipeline.compile_all(pipeline.default_specs(PROJECT)[:1], index=False)
     first = results[0].artefacts
     for rel, text in again[0].artefacts.items():
         assert first[rel] == text
@@ -260,7 +263,7 @@ def test_catalogs_translate_every_template_message():
     with (ROOT / "compiler" / "backends" / "cards" / "locale" / "messages.pot").open("rb") as fp:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
     assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/backends/cards/locale/README.md)"
-    for lang in i18n.CARD_LANGS:
+    for lang in i18n.catalog_languages():
         assert i18n.missing_messages(lang, extracted) == [], lang
 
 
@@ -301,7 +304,7 @@ def test_example_search_gives_up_quietly_on_an_engine_that_refuses_hands():
     assert card_examples.example_hands(game, refusing) == {}
 
 
-@pytest.mark.parametrize("lang", i18n.CARD_LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_catalog_compiles_the_same_twice(lang):
     a = i18n.translations(lang)
     assert a is i18n.translations(lang)

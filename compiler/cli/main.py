@@ -1,4 +1,9 @@
-"""The `croupier` command: build, check, play (and the analysis and simulation commands)."""
+"""The `croupier` command: init, build, check, play (and the analysis and simulation commands).
+
+`build` and `check` without spec paths work on every spec of the project found from the
+current folder (`croupier.project`); named specs work on the project they lie in, whatever
+the current folder. Only this layer prints and exits.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ import sys
 from pathlib import Path
 
 from croupier.diagnostics import SpecError, render_all
-from croupier.paths import ROOT
+from croupier.project import Project, ProjectError
 
 
 class _Lazy:
@@ -26,10 +31,38 @@ class _Lazy:
 pipeline = _Lazy("croupier.driver.pipeline")
 
 
-def _specs(args_specs: list[str]) -> tuple[list[Path], bool]:
-    if args_specs:
-        return [Path(s) for s in args_specs], False
-    return pipeline.default_specs(), True
+class UsageError(Exception):
+    """A command that cannot run as given (exit status 2); the message says what to do."""
+
+
+CONFIGS = "no croupier.toml, nor a pyproject.toml with [tool.croupier],"
+
+
+def _select(args_specs: list[str]) -> tuple[Project | None, list[Path], bool]:
+    """(project, specs, full build?): the named specs and the project they lie in, or every spec of
+    the project of the current folder."""
+    from croupier.project import find_project, project_of
+
+    if not args_specs:
+        project = find_project(Path.cwd())
+        if project is None:
+            raise UsageError(f"no Croupier project here ({CONFIGS} in this folder or above); "
+                             "run `croupier init`, or name spec files")
+        specs = project.specs()
+        if not specs:
+            print(f"croupier: note: no spec in {project.spec_dir}", file=sys.stderr)
+        return project, specs, True
+    specs = [Path(s) for s in args_specs]
+    projects = {project_of(s) for s in specs}
+    if len(projects) > 1:
+        roots = sorted(str(p.root) if p is not None else "no project" for p in projects)
+        raise UsageError(f"the specs belong to different projects ({', '.join(roots)}); run croupier once per project")
+    return projects.pop(), specs, False
+
+
+def _print_notes(project: Project | None) -> None:
+    for note in pipeline.language_notes(project):
+        print(f"croupier: {note}", file=sys.stderr)
 
 
 def _print_diags(diags: list, sources: dict[str, str], fmt: str, stream) -> None:
@@ -42,14 +75,21 @@ def _print_diags(diags: list, sources: dict[str, str], fmt: str, stream) -> None
 
 
 def cmd_build(args) -> int:
-    specs, full = _specs(args.specs)
-    results, loader = pipeline.compile_all(specs)
+    project, specs, full = _select(args.specs)
+    if args.out:
+        out = Path(args.out)
+    elif project is not None:
+        out = project.out_dir
+    else:
+        raise UsageError(f"{specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
+                         "give --out DIR, or run `croupier init`")
+    _print_notes(project)
+    results, loader = pipeline.compile_all(specs, project=project)
     diags = [d for r in results for d in r.diagnostics]
     _print_diags(diags, loader.sources, "text", sys.stderr)
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         return 1
-    out = Path(args.out) if args.out else ROOT / "generated"
     from croupier.outputs import OutputError
 
     try:
@@ -67,13 +107,17 @@ def cmd_build(args) -> int:
 
 
 def cmd_check(args) -> int:
-    specs, full = _specs(args.specs)
-    results, loader = pipeline.compile_all(specs)
+    project, specs, full = _select(args.specs)
+    _print_notes(project)
+    results, loader = pipeline.compile_all(specs, project=project)
     diags = [d for r in results for d in r.diagnostics]
     errors = [d for d in diags if d.is_error or args.strict]
     stale = []
-    if not errors and not args.no_stale:
-        stale = pipeline.stale(results, ROOT / "generated", full)
+    if project is None:
+        print(f"croupier: note: {specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
+              "there are no generated files to compare it with", file=sys.stderr)
+    elif not errors and not args.no_stale:
+        stale = pipeline.stale(results, project.out_dir, full)
     if args.format == "json":
         from croupier.diagnostics import to_json
 
@@ -83,7 +127,7 @@ def cmd_check(args) -> int:
         for s in stale:
             print(f"stale: {s}", file=sys.stderr)
         if stale:
-            print("hint: run `croupier build` and commit generated/", file=sys.stderr)
+            print(f"hint: run `croupier build` and commit {project.display(project.out_dir)}/", file=sys.stderr)
     if errors or stale:
         return 1
     if args.format != "json":
@@ -188,13 +232,17 @@ def cmd_replay(engine, path: str) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
     sub = p.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="compile specs into generated/")
-    b.add_argument("specs", nargs="*", help="spec files (default: every spec in spec/)")
-    b.add_argument("--out", help="output folder (default: generated/)")
+    from croupier.cli import init
+
+    init.register(sub)
+    b = sub.add_parser("build", help="compile specs into the project's output folder (generated/)")
+    b.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
+    b.add_argument("--out", help="output folder (default: the project's, generated/)")
     b.set_defaults(func=cmd_build)
-    c = sub.add_parser("check", help="parse and check specs; fail when generated/ is stale")
-    c.add_argument("specs", nargs="*")
-    c.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    c = sub.add_parser("check", help="parse and check specs; fail when the project's generated files are stale")
+    c.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
+    c.add_argument("--strict", action="store_true",
+                   help="treat warnings as errors (labels in every language the project lists, and no other)")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
     c.set_defaults(func=cmd_check)
@@ -223,6 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic
         print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
         return 1
+    except (ProjectError, UsageError) as exc:
+        print(f"croupier: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

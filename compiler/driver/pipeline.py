@@ -1,9 +1,11 @@
-"""The pipeline: spec file → model → checks → artefacts; and build/check over a tree.
+"""The pipeline: spec file → model → checks → artefacts; and build/check over a project.
 
 `compile_spec` runs one spec through every phase and returns its artefacts as
 text (path relative to the output folder → content). `write_artefacts` writes
 them (whole files, a manifest, see `outputs`); `stale` compares them with what is
-on disk, byte for byte.
+on disk, byte for byte. The spec's project (`croupier.project`) gives its shown
+path, its reference cases and the card languages; a spec in no project is shown as
+given, has no cases and gets the default languages.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.backends.cards.i18n import CARD_LANGS as I18N_CARD_LANGS
+from croupier.backends.cards.i18n import has_catalog, locale_name
 from croupier.backends.cards.index import render_index
 from croupier.backends.cards.render import render_cards
 from croupier.backends.conformance.emitter import emit_conformance
@@ -21,12 +23,10 @@ from croupier.backends.engine.loader import load_engine
 from croupier.checks import run_checks
 from croupier.diagnostics import Diagnostic
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
-from croupier.paths import ROOT, display_path  # noqa: F401 - re-exported for callers
+from croupier.project import DEFAULT_LANGUAGES, Project, display_path, find_project, project_of
 from croupier.semantics.cases import cases_for
 from croupier.semantics.model import Game
 from croupier.semantics.resolve import Loader
-
-CARD_LANGS = I18N_CARD_LANGS
 
 
 @dataclass
@@ -43,17 +43,35 @@ class Compiled:
         return self.game is not None and not any(d.is_error for d in self.diagnostics)
 
 
-def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit: bool = True) -> Compiled:
-    """Parse, resolve, check and (when clean) emit one spec."""
-    shown = display_path(path)
-    game, diags = loader.load(shown if (ROOT / shown).exists() and not Path(shown).is_absolute() else str(path))
+def languages_of(project: Project | None) -> tuple[str, ...]:
+    """The card languages of a project (the default ones outside any project)."""
+    return project.languages if project is not None else DEFAULT_LANGUAGES
+
+
+def language_notes(project: Project | None) -> list[str]:
+    """A warning per card language that has no message catalog: its cards' fixed text stays English."""
+    return [f"warning: the card language `{lang}` has no message catalog "
+            f"(croupier/backends/cards/locale/{locale_name(lang)}/LC_MESSAGES/messages.po): its cards show "
+            "Croupier's own text in English" for lang in languages_of(project) if not has_catalog(lang)]
+
+
+def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit: bool = True,
+                 project: Project | None = None) -> Compiled:
+    """Parse, resolve, check and (when clean) emit one spec. The spec is opened by its own path
+    and shown relative to its project (by default the one it lies in)."""
+    path = Path(path)
+    project = project if project is not None else project_of(path)
+    languages = languages_of(project)
+    shown = display_path(path, project)
+    game, diags = loader.load(shown, opened=path)
     result = Compiled(shown, game, list(diags))
     if game is None or any(d.is_error for d in diags):
         return result
-    result.diagnostics.extend(run_checks(game))
+    result.diagnostics.extend(run_checks(game, languages))
     if not emit or not result.ok:
         return result
-    cases, case_diags = cases_for(game.name, cases_dir or ROOT / "tests" / "cases")
+    cases_dir = cases_dir or (project.cases_dir if project is not None else None)
+    cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
     result.diagnostics.extend(case_diags)
     engine_source = emit_engine(game, shown)
     result.artefacts[f"engines/{game.name}.py"] = engine_source
@@ -62,27 +80,33 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
         result.artefacts[f"engines/{companion}.py"] = emit_analysis_module(game, shown)
     examples = [c for c in cases if c.example]
     engine = load_engine(engine_source, game.name)
-    for lang in CARD_LANGS:
-        for fmt, text in render_cards(game, lang, examples, engine, CARD_LANGS).items():
+    for lang in languages:
+        for fmt, text in render_cards(game, lang, examples, engine, languages).items():
             result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
     if cases:
         result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
     return result
 
 
-def default_specs() -> list[Path]:
-    return sorted((ROOT / "spec").glob("*.rules"))
+def default_specs(project: Project | None = None) -> list[Path]:
+    """Every spec of a project (by default the project of the current folder; none outside any)."""
+    project = project if project is not None else find_project(Path.cwd())
+    return project.specs() if project is not None else []
 
 
 def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
-                index: bool | None = None) -> tuple[list[Compiled], Loader]:
-    """Compile specs with one loader; the card index is added to a full build (or when `index` says so)."""
+                index: bool | None = None, project: Project | None = None) -> tuple[list[Compiled], Loader]:
+    """Compile specs of one project with one loader; the card index is added to a full build (every
+    spec of the project's spec folder, or when `index` says so)."""
+    specs = [Path(p) for p in specs]
+    if project is None and specs:
+        project = project_of(specs[0])
     loader = Loader()
-    results = [compile_spec(p, loader, cases_dir, emit) for p in specs]
+    results = [compile_spec(p, loader, cases_dir, emit, project) for p in specs]
     if index is None:
-        index = [p.resolve() for p in specs] == [p.resolve() for p in default_specs()]
+        index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
-        results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], CARD_LANGS)
+        results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], languages_of(project))
     return results, loader
 
 

@@ -35,11 +35,11 @@ def compile_spec(spec: str) -> CompiledSpec:
     from croupier.semantics.resolve import Loader
 
     loader = Loader()
-    game, diags = loader.load(spec)
+    shown = display_path(Path(spec))
+    game, diags = loader.load(shown, opened=spec)
     if game is None or any(d.is_error for d in diags):
         print(render_all(diags, loader.sources), file=sys.stderr)
         raise SystemExit(1)
-    shown = display_path(Path(spec))
     source = emit_engine(game, shown)
     code = compile_engine(source, game.name)
     engine = module_from_code(code, game.name, source_digest(source))

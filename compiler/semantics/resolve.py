@@ -15,6 +15,7 @@ expressions (`resolve_exprs`).
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic
@@ -71,22 +72,27 @@ class Loader:
         self.sources: dict[str, str] = {}
         self._games: dict[str, tuple[model.Game | None, list[Diagnostic]]] = {}
         self.loading: list[Path] = []  # the specs being resolved, outermost first (to name a cycle)
+        self.opened: dict[str, str] = {}  # shown path → the path its file is opened by
 
-    def load(self, path: str, text: str | None = None, depth: int = 0) -> tuple[model.Game | None, list[Diagnostic]]:
+    def load(self, path: str, text: str | None = None, depth: int = 0,
+             opened: str | Path | None = None) -> tuple[model.Game | None, list[Diagnostic]]:
+        """Load the spec shown as `path` (in diagnostics and the model), read from `opened`
+        (by default the same path)."""
         key = str(path)
         if text is None and key in self._games:
             return self._games[key]
+        real = self.opened[key] = str(opened) if opened is not None else self.opened.get(key, key)
         if text is None:
-            text, problem = read_spec(key)
+            text, problem = read_spec(real)
             if problem is not None:
                 self.sources[key] = ""
-                return None, [problem]
+                return None, [replace(problem, span=replace(problem.span, file=key))]
         text = text.removeprefix("\ufeff")
         self.sources[key] = text
         spec, diags = parse_text(text, key)
         game = None
         if spec.statements:
-            self.loading.append(Path(key).resolve())
+            self.loading.append(Path(real).resolve())
             try:
                 game, more = Resolver(self, spec, depth).run()
             finally:
@@ -94,6 +100,10 @@ class Loader:
             diags = diags + more
         self._games[key] = (game, diags)
         return game, diags
+
+    def beside(self, shown: str, name: str) -> tuple[Path, Path]:
+        """(shown path, path to open) of the file `name` in the folder of the spec shown as `shown`."""
+        return Path(shown).parent / name, Path(self.opened.get(shown, shown)).parent / name
 
 
 class Resolver(Context):
@@ -140,10 +150,10 @@ class Resolver(Context):
         return game, self.diags
 
     def load_base(self, head: ast.GameStmt) -> model.Game | None:
-        base_path = Path(self.spec.path).parent / f"{head.base}.rules"
+        base_path, base_file = self.loader.beside(self.spec.path, f"{head.base}.rules")
         chain = self.loader.loading
-        if base_path.resolve() in chain:
-            names = [p.stem for p in chain[chain.index(base_path.resolve()):]] + [head.base]
+        if base_file.resolve() in chain:
+            names = [p.stem for p in chain[chain.index(base_file.resolve()):]] + [head.base]
             self.err("E0118", "variants extend each other in a cycle: " + " → ".join(names), head.base_span,
                      "a variant extends a base that extends nothing, or another variant")
             return None
@@ -151,11 +161,11 @@ class Resolver(Context):
             self.err("E0113", f"a chain of more than {MAX_BASE_DEPTH} variants", head.base_span,
                      "extend a spec nearer the start of the chain")
             return None
-        if not base_path.exists():
+        if not base_file.exists():
             self.err("E0113", f"the base spec `{head.base}` is not found", head.base_span,
                      f"expected the file {base_path}")
             return None
-        base, diags = self.loader.load(str(base_path), depth=self.depth + 1)
+        base, diags = self.loader.load(str(base_path), depth=self.depth + 1, opened=base_file)
         cycles = [d for d in diags if d.code == "E0118"]
         if cycles:
             self.err("E0118", cycles[0].message, head.base_span, cycles[0].hint)

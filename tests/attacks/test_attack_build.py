@@ -19,7 +19,6 @@ import pytest
 from conftest import BACCARAT, ROOT
 
 from croupier import outputs
-from croupier.cli import main as cli
 from croupier.cli.main import main
 from croupier.driver import pipeline
 
@@ -38,12 +37,13 @@ def compiled():
 def build(compiled, monkeypatch, capsys):
     """Run `croupier build` as a full build of the compiled spec into OUT: (exit code, stdout, stderr)."""
     monkeypatch.setattr(pipeline, "compile_all", lambda specs, **kw: compiled)
-    monkeypatch.setattr(pipeline, "default_specs", lambda: [BACCARAT])
 
     def run(out: Path) -> tuple[int, str, str]:
         """`croupier build` in a project whose root is the folder holding `out` (named generated/)."""
         assert out.name == "generated"
-        monkeypatch.setattr(cli, "ROOT", out.parent)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        (out.parent / "croupier.toml").write_text('out = "generated"\n', encoding="utf-8")
+        monkeypatch.chdir(out.parent)
         capsys.readouterr()
         code = main(["build"])
         captured = capsys.readouterr()

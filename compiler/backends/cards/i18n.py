@@ -1,10 +1,13 @@
 """Message catalogs for the rule cards: gettext `.po` files read with Babel.
 
-The catalogs live in `compiler/locale/<locale>/LC_MESSAGES/messages.po`; they
-are compiled in memory at build time (Babel's `read_po` then `write_mo`), so no
+The catalogs live in `compiler/backends/cards/locale/<locale>/LC_MESSAGES/messages.po`;
+they are compiled in memory at build time (Babel's `read_po` then `write_mo`), so no
 binary file is committed and a build is reproducible byte for byte. Card
 languages are BCP 47 tags (`zh-Hans`); Babel locales use `_` (`zh_Hans`).
-English is the source language: its messages are the msgids themselves.
+English is the source language: its messages are the msgids themselves, and a card
+language without a catalog shows them (the driver warns). Which languages a project's
+cards are published in is the project's list (`croupier.project`), not this module's:
+adding a language means adding its catalog here and listing it in the project.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import io
 from functools import cache
 from pathlib import Path
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -22,7 +26,8 @@ from babel.support import Translations
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANG = "en"
-CARD_LANGS = ("zh-Hans", "zh-Hant", "en")  # the languages every rule card is published in
+# how a card names its languages where Babel's own name is not the usual one (`中文 (简体)`)
+NATIVE_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 
 
 def locale_name(lang: str) -> str:
@@ -32,6 +37,35 @@ def locale_name(lang: str) -> str:
 
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / locale_name(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def has_catalog(lang: str) -> bool:
+    """Whether the cards' fixed text can be shown in a language (English always can)."""
+    return lang == SOURCE_LANG or po_path(lang).is_file()
+
+
+def catalog_languages() -> tuple[str, ...]:
+    """English and every language with a catalog, in tag order."""
+    found = {p.parent.parent.name.replace("_", "-") for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}
+    return tuple(sorted(found | {SOURCE_LANG}))
+
+
+@cache
+def language_name(lang: str) -> str:
+    """A language's name in itself (`italiano`), for the cards' language links; the tag when unknown."""
+    if lang in NATIVE_NAMES:
+        return NATIVE_NAMES[lang]
+    try:
+        return Locale.parse(locale_name(lang)).get_display_name() or lang
+    except (ValueError, TypeError, UnknownLocaleError):
+        return lang
+
+
+class LanguageNames(dict):
+    """`lang_names[tag]` for the templates: the name of any card language."""
+
+    def __missing__(self, lang: str) -> str:
+        return language_name(lang)
 
 
 @cache

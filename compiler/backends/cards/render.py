@@ -22,7 +22,7 @@ from croupier.semantics.cases import Case
 from croupier.semantics.model import Game
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-LANG_NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+LANG_NAMES = i18n.LanguageNames()  # the name of every card language, in itself
 # The grid colours (CSS custom properties --draw and --stand in card.css), as browsers report them.
 DRAW_RGB = "rgb(31, 122, 77)"
 STAND_RGB = "rgb(239, 230, 207)"

@@ -1,0 +1,144 @@
+"""The project: the folder of a rule designer's specs, found from its configuration (data only).
+
+A Croupier project is a folder holding a `croupier.toml`, or a `pyproject.toml` with a
+`[tool.croupier]` table; it is found by walking up from a folder, the way Python tools find
+their configuration (`croupier.toml` wins over `pyproject.toml` in the same folder; a
+`pyproject.toml` without the table is passed by). The table names, relative to its folder:
+
+    spec = "spec"                 # the specs, one .rules file per game or variant
+    cases = "tests/cases"         # the hand-written reference cases
+    out = "generated"             # what `croupier build` writes
+    languages = ["en", "zh-Hans", "zh-Hant"]   # the card languages, in the order cards list them
+
+Every key is optional (those are the defaults). Nothing is ever found relative to the
+installed package. A path inside the project is shown relative to its root (in diagnostics,
+in the headers of generated files), so that the output is the same from any folder.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+CONFIG = "croupier.toml"
+PYPROJECT = "pyproject.toml"
+DEFAULT_LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+DEFAULTS = {"spec": "spec", "cases": "tests/cases", "out": "generated"}
+# the tags a spec's label may carry (the grammar's LANG token): `en`, `it`, `zh-Hant`
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[A-Z][a-z]{3})?")
+
+
+class ProjectError(Exception):
+    """A project configuration that cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project's folders (absolute) and card languages, read from `config`."""
+
+    root: Path
+    spec_dir: Path
+    cases_dir: Path
+    out_dir: Path
+    languages: tuple[str, ...]
+    config: Path
+
+    def display(self, path: Path | str) -> str:
+        """A path as shown in diagnostics and generated files: relative to the root when inside it,
+        else as given."""
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except (ValueError, OSError, RuntimeError):
+            return str(path)
+
+    def contains(self, path: Path | str) -> bool:
+        try:
+            Path(path).resolve().relative_to(self.root)
+        except (ValueError, OSError, RuntimeError):
+            return False
+        return True
+
+    def specs(self) -> list[Path]:
+        """Every spec of the project's spec folder, in name order."""
+        return sorted(self.spec_dir.glob("*.rules"))
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProjectError(f"{path}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProjectError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _table(folder: Path) -> tuple[Path, dict] | None:
+    """(config file, Croupier's table) of a folder that is a project root, else None."""
+    config = folder / CONFIG
+    if config.is_file():
+        return config, _read_toml(config)
+    pyproject = folder / PYPROJECT
+    if pyproject.is_file():
+        tool = _read_toml(pyproject).get("tool")
+        if isinstance(tool, dict) and "croupier" in tool:
+            table = tool["croupier"]
+            if not isinstance(table, dict):
+                raise ProjectError(f"{pyproject}: [tool.croupier] must be a table")
+            return pyproject, table
+    return None
+
+
+def _folder(root: Path, config: Path, table: dict, key: str) -> Path:
+    value = table.get(key, DEFAULTS[key])
+    if not isinstance(value, str) or not value.strip():
+        raise ProjectError(f"{config}: `{key}` must be a folder name (a string), e.g. {key} = \"{DEFAULTS[key]}\"")
+    return (root / value).resolve()
+
+
+def _languages(config: Path, table: dict) -> tuple[str, ...]:
+    value = table.get("languages", list(DEFAULT_LANGUAGES))
+    example = 'languages = ["en", "zh-Hans"]'
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ProjectError(f"{config}: `languages` must be a non-empty list of language tags, e.g. {example}")
+    for tag in value:
+        if not LANGUAGE_TAG.fullmatch(tag):
+            raise ProjectError(f"{config}: `{tag}` is not a language tag a label can carry "
+                               "(a language, optionally with a script: `it`, `pt`, `zh-Hant`)")
+    if len(set(value)) != len(value):
+        raise ProjectError(f"{config}: `languages` lists a language twice")
+    return tuple(value)
+
+
+def load_project(root: Path, config: Path, table: dict) -> Project:
+    """The project of a root folder from its configuration table; raises ProjectError."""
+    unknown = sorted(set(table) - {*DEFAULTS, "languages"})
+    if unknown:
+        raise ProjectError(f"{config}: unknown setting `{unknown[0]}` (the settings are spec, cases, out, languages)")
+    root = root.resolve()
+    return Project(root, _folder(root, config, table, "spec"), _folder(root, config, table, "cases"),
+                   _folder(root, config, table, "out"), _languages(config, table), config)
+
+
+def find_project(start: Path | str) -> Project | None:
+    """The project of a folder: the nearest folder at or above it with a configuration; None when
+    there is none. Raises ProjectError for a configuration that cannot be used."""
+    folder = Path(start).resolve()
+    for candidate in (folder, *folder.parents):
+        found = _table(candidate)
+        if found is not None:
+            return load_project(candidate, *found)
+    return None
+
+
+def project_of(spec: Path | str) -> Project | None:
+    """The project a spec file belongs to (found from the spec's own folder), or None."""
+    return find_project(Path(spec).resolve().parent)
+
+
+def display_path(path: Path | str, project: Project | None = None) -> str:
+    """A spec's path as shown: relative to its project's root, or as given outside any project."""
+    project = project if project is not None else project_of(path)
+    return project.display(path) if project is not None else str(path)

@@ -1,0 +1,94 @@
+"""Installed like a tool: the wheel, installed (not editable) into a fresh virtual environment
+without the system's packages, runs a project scaffolded by `croupier init` end to end.
+
+The wheel is built from a copy of the sources (pyproject.toml, README.md, compiler/), so no build
+folder is left in the repository and nothing stale from an earlier build can slip into it. The
+dependencies (lark, jinja2, babel, rich, and pytest for the generated tests) come from the package
+index as for any user.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "high_total"
+
+
+def call(args: list[str], cwd: Path, env: dict[str, str], timeout: int = 300) -> subprocess.CompletedProcess:
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, f"{' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """(bin folder, environment) of a fresh venv holding the wheel and pytest."""
+    base = tmp_path_factory.mktemp("wheel")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    src = base / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "compiler", src / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(base / "dist"), str(src)], base, env)
+    wheels = list((base / "dist").glob("croupier-*.whl"))
+    assert len(wheels) == 1, wheels
+    call([sys.executable, "-m", "venv", str(base / "venv")], base, env)
+    bin_dir = base / "venv" / "bin"
+    call([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheels[0]), "pytest"], base, env)
+    env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
+    env["CROUPIER_CACHE"] = str(base / "cache")
+    return bin_dir, env
+
+
+def test_the_installed_package_is_the_wheels_not_the_repositorys(venv, tmp_path):
+    bin_dir, env = venv
+    proc = call([str(bin_dir / "python"), "-c", "import croupier, sys; print(croupier.__file__); print(sys.path)"],
+                tmp_path, env)
+    location = Path(proc.stdout.splitlines()[0])
+    assert bin_dir.parent in location.parents and "site-packages" in location.parts
+    assert str(ROOT) not in proc.stdout, "neither the repository nor the system's packages are on the path"
+
+
+def test_init_build_check_play_analyze_simulate_and_the_generated_tests(venv, tmp_path):
+    bin_dir, env = venv
+    croupier = str(bin_dir / "croupier")
+    assert "new project" in call([croupier, "init", "x"], tmp_path, env).stdout
+    project = tmp_path / "x"
+    assert (project / "croupier.toml").is_file() and (project / "spec" / f"{GAME}.rules").is_file()
+    assert not (project / "compiler").exists() and not (project / "croupier").exists()
+
+    out = call([croupier, "build"], project, env).stdout
+    assert "built 1 spec(s)" in out
+    generated = project / "generated"
+    assert (generated / "engines" / f"{GAME}.py").is_file()
+    for lang in ("en", "zh-Hans", "zh-Hant"):  # the templates and the catalogs are in the wheel
+        assert (generated / "cards" / f"{GAME}.{lang}.html").is_file(), lang
+    assert "比點數" in (generated / "cards" / f"{GAME}.zh-Hant.html").read_text(encoding="utf-8")
+    assert "1 spec(s) ok" in call([croupier, "check"], project, env).stdout
+    assert "1 spec(s) ok" in call([croupier, "check", "--strict"], project / "spec", env).stdout
+
+    # player KS 9D = 19 against dealer 7H AC = 8, worked by hand: the player bet pays 1 to 1
+    proc = call([croupier, "play", f"spec/{GAME}.rules", "--cards", "KS 7H 9D AC", "--bet", "player=100", "--json"],
+                project, env)
+    answer = json.loads(proc.stdout)
+    assert answer["outcome"] == "player" and answer["returns"] == {"player": 200}
+
+    report = json.loads(call([croupier, "analyze", f"spec/{GAME}.rules", "--json"], project, env).stdout)
+    assert set(report["outcomes"]) == {"player", "dealer", "tie"}
+    assert report["outcomes"]["player"] == report["outcomes"]["dealer"], "both sides are dealt alike"
+    assert set(report["bets"]) == {"player", "tie"}
+
+    out = call([croupier, "simulate", str(project / "spec" / f"{GAME}.rules"), "--shoes", "2"], tmp_path, env).stdout
+    assert "2 shoes, 26 rounds" in out, "one deck, four cards a round: 13 rounds a shoe"
+
+    out = call([str(bin_dir / "python"), "-m", "pytest"], project, env).stdout
+    assert "4 passed" in out, out
