@@ -71,6 +71,10 @@ class Loader:
         self._games[key] = (game, diags)
         return game, diags
 
+    def exists(self, path: Path) -> bool:
+        """Whether a spec (a base being looked for) can be read."""
+        return path.exists()
+
 
 class Resolver:
     """Builds one game from one parsed spec file."""
@@ -228,7 +232,7 @@ class Resolver:
             self.err("E0113", f"a chain of more than {MAX_BASE_DEPTH} variants", head.base_span,
                      "extend a spec nearer the start of the chain")
             return None
-        if not base_path.exists():
+        if not self.loader.exists(base_path):
             self.err("E0113", f"the base spec `{head.base}` is not found", head.base_span,
                      f"expected the file {base_path}")
             return None
