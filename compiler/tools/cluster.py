@@ -68,7 +68,7 @@ class DaskExecutor:
         self.threads = max(1, sum(client.nthreads().values()))
         self.window = 2 * self.threads
         self.futures: dict[str, tuple[int, object]] = {}  # task key -> (first unit, future)
-        self.done = as_completed()
+        self.done = as_completed(loop=client.loop)
         self.run = f"croupier-simulate-{time.time_ns()}-{next(_RUNS)}"
 
     def submit(self, first: int, count: int, limit: int | None) -> None:
@@ -123,5 +123,9 @@ def run_cluster(state: campaign.State, address: str, spec: SpecTexts, source: st
         size = state.piece_size(executor.threads, log, cap=1000)
         campaign.drive(state, executor, size, sink, progress, stopped, replay, save, every)
         return state, executor.threads
+    except ClusterError:
+        raise
+    except Exception as exc:  # the cluster's own failures (a lost connection, a dead scheduler): a message
+        raise ClusterError(f"the cluster at {address} failed: {type(exc).__name__}: {exc}") from None
     finally:
         client.close()
