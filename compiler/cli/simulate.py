@@ -259,7 +259,7 @@ def report_run(args, game, engine, state, workers: int, seconds: float) -> None:
 
 def finish(args, state, log, problems: list[str], code: int, save_to: str | None) -> int:
     """The closing messages and the exit code."""
-    kept = f"; {save_to} holds them: carry on with --resume {save_to}" if save_to else ""
+    kept = f"; {save_to} keeps the run: carry it on with --resume {save_to}" if save_to else ""
     if log is not None and log.error is not None:
         print(f"croupier: cannot write the log {args.log}: {log.error.strerror or log.error}; "
               f"stopped after {state.progress()} of {state.total} {state.unit}, the log is not kept", file=sys.stderr)

@@ -83,25 +83,31 @@ class DaskExecutor:
             time.sleep(0.02)
         out = []
         for future in self.done.next_batch(block=False) if self.done.has_ready() else []:
-            first, _ = self.futures.pop(future.key)
+            held = self.futures.pop(future.key, None)
+            if held is None or future.status == "cancelled":
+                continue  # cancelled by `halt`
             if future.status != "finished":
-                raise ClusterError(f"a worker could not play units {first}..: {future.exception()}")
+                raise ClusterError(f"a worker could not play units {held[0]}..: {future.exception()}")
             data, text = future.result()
-            out.append((first, (tally_from_json(data), text)))
+            out.append((held[0], (tally_from_json(data), text)))
         return out
 
     def pending(self) -> int:
         return len(self.futures)
 
     def halt(self) -> None:
-        """Cancel what is not done (a task already running ends by itself; its result is dropped)."""
-        if self.futures:
-            self.client.cancel([future for _, future in self.futures.values()])
-        self.done.clear()
-        self.futures.clear()
+        """Cancel the pieces not done (one already running ends on its worker, its result dropped);
+        those done are still collected."""
+        for key, (_, future) in list(self.futures.items()):
+            if not future.done():
+                self.client.cancel([future])
+                del self.futures[key]
 
     def close(self) -> None:
-        self.halt()
+        if self.futures:
+            self.client.cancel([future for _, future in self.futures.values()])
+        self.futures.clear()
+        self.done.clear()
 
 
 def run_cluster(state: campaign.State, address: str, spec: SpecTexts, source: str, name: str,
@@ -120,7 +126,7 @@ def run_cluster(state: campaign.State, address: str, spec: SpecTexts, source: st
         def replay(first: int, count: int, limit: int) -> campaign.Result:
             return campaign.play_piece(engine, state.job, first, count, limit, log, stopped)
 
-        size = state.piece_size(executor.threads, log, cap=1000)
+        size = state.piece_size(executor.threads, log)
         campaign.drive(state, executor, size, sink, progress, stopped, replay, save, every)
         return state, executor.threads
     except ClusterError:
