@@ -1,4 +1,10 @@
-"""`croupier simulate SPEC --shoes N [--seed S] [--workers W] [--json] [--log FILE]`."""
+"""`croupier simulate SPEC (--shoes N | --rounds N | --tables N) [options]`: play and report.
+
+Shoes (or rounds, shoe after shoe) of a dealt-round game; tables of a seat game.
+Locally on every core by default, or on a Dask cluster with `--scheduler`; with
+`--checkpoint FILE` the merged tally is saved every few seconds, and `--resume FILE`
+carries a stopped or crashed run on. The result for a seed is the same on any path.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +13,31 @@ import os
 import signal
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 
 def register(subparsers) -> None:
     """Add the `simulate` sub-command."""
-    s = subparsers.add_parser("simulate", help="play shoes with flat bets and report frequencies and returns")
+    s = subparsers.add_parser("simulate", help="play shoes (or seat tables) and report frequencies and returns")
     s.add_argument("spec")
-    s.add_argument("--shoes", type=int, required=True, help="how many shoes to play")
-    s.add_argument("--seed", type=int, default=0, help="the run's seed (shoe i is dealt from SEED/i)")
+    size = s.add_mutually_exclusive_group()
+    size.add_argument("--shoes", type=int, help="how many shoes to play (a dealt-round game)")
+    size.add_argument("--rounds", type=int, help="play shoe after shoe and stop right after this many rounds")
+    size.add_argument("--tables", type=int, help="how many tables to deal (a seat game)")
+    s.add_argument("--seed", type=int, help="the run's seed (shoe or table i is dealt from SEED/i; default 0)")
     s.add_argument("--workers", type=int, default=min(os.cpu_count() or 1, 64),
-                   help="processes, 1 to 64 (default: every core)")
+                   help="local processes, 1 to 64 (default: every core)")
+    s.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster of this scheduler (croupier[cluster])")
+    s.add_argument("--players", type=int, help="seat games: players at each table (default: the fewest the spec seats)")
+    s.add_argument("--threshold", help="seat games: every player hits while below this total (default: the spec's policy)")
+    s.add_argument("--stake", type=int, help="seat games: each player's stake, when the game takes stakes (default 1)")
+    s.add_argument("--coins", type=int, help="seat games: each player's coins at every table (default 10^9)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
-    s.add_argument("--log", help="write every round as JSON Lines to this file, in shoe order")
+    s.add_argument("--log", help="write every round (or table) as JSON Lines to this file, in seed order")
+    s.add_argument("--checkpoint", metavar="FILE", help="save the merged tally to FILE every few seconds")
+    s.add_argument("--every", type=float, default=5.0, metavar="SECONDS", help="seconds between checkpoints (default 5)")
+    s.add_argument("--resume", metavar="FILE", help="carry on the run a checkpoint holds (and keep saving it there)")
     s.set_defaults(func=cmd_simulate)
 
 
@@ -37,12 +55,13 @@ def exact_returns(game, engine) -> dict | None:
         return None
 
 
-def game_engine(spec: str):
-    """(game, engine source, loaded engine) of one spec; exit with its diagnostics when it is bad."""
+def compiled(spec: str):
+    """(game, engine source, loaded engine, spec texts) of one checked spec; exit with its diagnostics when bad."""
     from croupier.backends.engine.emitter import emit_engine
     from croupier.backends.engine.loader import load_engine
     from croupier.cli.main import _print_diags
     from croupier.driver.pipeline import compile_all
+    from croupier.tools.spec_texts import SpecTexts
 
     results, loader = compile_all([Path(spec)], emit=False)
     r = results[0]
@@ -50,21 +69,125 @@ def game_engine(spec: str):
         _print_diags(r.diagnostics, loader.sources, "text", sys.stderr)
         raise SystemExit(1)
     source = emit_engine(r.game, r.spec)
-    return r.game, source, load_engine(source, r.game.name)
+    return r.game, source, load_engine(source, r.game.name), SpecTexts.of(loader.sources, r.spec)
+
+
+def game_engine(spec: str):
+    """(game, engine source, loaded engine) of one spec; exit with its diagnostics when it is bad."""
+    return compiled(spec)[:3]
+
+
+class Refused(Exception):
+    """Options this run cannot take: the message, exit 2."""
+
+
+def plan(args, game, engine, texts, digest: str):
+    """(state to drive, checkpoint file or None) from the options and a checkpoint to resume."""
+    from croupier.tools import campaign
+    from croupier.tools import checkpoint as ckpt
+    from croupier.tools.analysis.seat import UNIT_COINS, stake_of
+    from croupier.tools.seat_simulate import players_problem
+
+    given = [(u, n) for u, n in (("shoes", args.shoes), ("rounds", args.rounds), ("tables", args.tables))
+             if n is not None]
+    seat = not game.is_dealt_round
+    if seat and not game.is_seat_game:
+        raise Refused("simulate plays shoes of dealt-round games and tables of seat games")
+    if given and (given[0][0] == "tables") != seat:
+        raise Refused("a seat game plays --tables" if seat else "simulate plays shoes of dealt-round games "
+                      "(--shoes or --rounds)")
+    if not seat and any(v is not None for v in (args.players, args.threshold, args.stake, args.coins)):
+        raise Refused("--players, --threshold, --stake and --coins are options of seat games")
+    was = None
+    if args.resume:
+        try:
+            was = ckpt.read(args.resume)
+        except ckpt.CheckpointError as exc:
+            raise Refused(str(exc)) from None
+    elif not given:
+        raise Refused("give --tables N" if seat else "give --shoes N or --rounds N")
+    unit, total = given[0] if given else (was.state.unit, was.state.total)
+    if total < 1:
+        raise Refused(f"--{unit} must be at least 1 and --workers between 1 and 64")
+    old = was.state.job if was else None
+
+    def pick(value, old_value, default):
+        return value if value is not None else old_value if old is not None else default
+
+    seed = pick(args.seed, old and old.seed, 0)
+    job = campaign.Job("shoes", seed)
+    if seat:
+        threshold = pick(args.threshold, old and old.threshold, game.policy_threshold)
+        if threshold is None:
+            raise Refused("the spec states no `policy hit while total < T`; give --threshold")
+        try:
+            threshold = Fraction(threshold)
+        except (ValueError, ZeroDivisionError):
+            raise Refused(f"--threshold must be a number, not {threshold!r}") from None
+        job = campaign.Job("tables", seed, pick(args.players, old and old.players, engine.SEATS[0]), threshold,
+                           pick(args.stake, old and old.stake, 1), pick(args.coins, old and old.coins, UNIT_COINS),
+                           stake_of(game))
+        problem = players_problem(engine, job.players)
+        if problem:
+            raise Refused(problem)
+        if job.stake < 1 or job.coins < 1 or max(job.stake, job.coins) >= 10**15:
+            raise Refused("--stake and --coins are whole numbers from 1 to 10^15 - 1")
+    if was is None:
+        return campaign.State(job, unit, total)
+    why = ckpt.mismatch(was, texts, digest, job, unit, total)
+    if why:
+        raise Refused(f"cannot resume {args.resume}: {why}")
+    return campaign.State(job, unit, total, was.state.done, was.state.tally)
 
 
 def cmd_simulate(args) -> int:
+    from croupier.tools import checkpoint as ckpt
     from croupier.tools import simulate as sim
     from croupier.tools.replay import RoundLog
 
-    if args.shoes < 1 or not 1 <= args.workers <= sim.MAX_WORKERS:
-        print(f"croupier: --shoes must be at least 1 and --workers between 1 and {sim.MAX_WORKERS}",
-              file=sys.stderr)
+    if not 1 <= args.workers <= sim.MAX_WORKERS:
+        print(f"croupier: --shoes must be at least 1 and --workers between 1 and {sim.MAX_WORKERS}", file=sys.stderr)
         return 2
-    game, source, engine = game_engine(args.spec)
-    if not game.is_dealt_round:
-        print("croupier: simulate plays shoes of dealt-round games", file=sys.stderr)
+    for name in ("shoes", "rounds", "tables"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            print(f"croupier: --{name} must be at least 1 and --workers between 1 and {sim.MAX_WORKERS}",
+                  file=sys.stderr)
+            return 2
+    save_to = args.checkpoint or args.resume
+    refused = None
+    if not args.every > 0:
+        refused = "--every must be a positive number of seconds"
+    elif args.resume and args.log:
+        refused = "a log covers a whole run: resume without --log"
+    elif args.checkpoint and os.path.lexists(args.checkpoint) and not (
+            args.resume and os.path.abspath(args.resume) == os.path.abspath(args.checkpoint)):
+        refused = f"the checkpoint {args.checkpoint} exists: carry it on with --resume {args.checkpoint}, or remove it"
+    if refused:
+        print(f"croupier: {refused}", file=sys.stderr)
         return 2
+    from croupier.backends.engine.loader import source_digest
+
+    game, source, engine, texts = compiled(args.spec)
+    digest = source_digest(source)
+    try:
+        state = plan(args, game, engine, texts, digest)
+    except Refused as exc:
+        print(f"croupier: {exc}", file=sys.stderr)
+        return 2
+    cp = ckpt.Checkpoint(texts, digest, state) if save_to else None
+    problems: list[str] = []
+
+    def save(_state=None) -> None:
+        try:
+            cp.save(save_to)
+        except ckpt.CheckpointError as exc:
+            problems.append(f"cannot write the checkpoint {save_to}: {exc}")
+
+    if cp is not None:
+        save()  # a checkpoint that cannot be written is refused before anything is played
+        if problems:
+            print(f"croupier: {problems[0]}", file=sys.stderr)
+            return 2
     log = None
     if args.log:
         try:
@@ -72,14 +195,39 @@ def cmd_simulate(args) -> int:
         except OSError as exc:
             print(f"croupier: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
             return 2
-    workers = min(args.workers, args.shoes)
+    code, workers, seconds = play(args, state, texts, source, game.name, digest, log,
+                                  save if cp is not None else None, problems)
+    if cp is not None:
+        save()
+    report_run(args, game, engine, state, workers, seconds)
+    return finish(args, state, log, problems, code, save_to)
+
+
+def play(args, state, texts, source: str, name: str, digest: str, log, save, problems: list[str]):
+    """Drive the run locally or on the cluster; (exit code so far, workers, seconds)."""
+    from croupier.tools import campaign
+
+    workers = args.workers if state.unit == "rounds" else min(args.workers, state.total)
     start = time.perf_counter()
+    code = 0
     try:
-        with progress_bar(args.shoes, enabled=sys.stdout.isatty() and not args.json) as advance, \
+        with progress_bar(state, enabled=sys.stdout.isatty() and not args.json) as advance, \
                 interrupt_flag() as interrupted:
-            tally = sim.run(source, game.name, args.shoes, args.seed, workers,
-                            sink=log.write if log else None, progress=advance,
-                            stop=lambda: interrupted() or (log is not None and log.error is not None))
+            def stop() -> bool:
+                return interrupted() or bool(problems) or (log is not None and log.error is not None)
+
+            if args.scheduler:
+                from croupier.tools.cluster import ClusterError, run_cluster
+
+                try:
+                    _, workers = run_cluster(state, args.scheduler, texts, source, name, digest,
+                                             log.write if log else None, advance, stop, save, args.every)
+                except ClusterError as exc:
+                    problems.append(str(exc))
+                    code = 1
+            else:
+                campaign.run_local(state, source, name, workers, log.write if log else None, advance, stop,
+                                   save, args.every)
     except BaseException:
         if log is not None:
             log.discard()
@@ -87,22 +235,53 @@ def cmd_simulate(args) -> int:
     seconds = time.perf_counter() - start
     if log is not None:
         log.commit()
-    if tally.shoes:
-        report = sim.summary(tally, list(engine.BETS), exact_returns(game, engine))
-        report.update({"seed": args.seed, "workers": workers, "seconds": f"{seconds:.2f}"})
-        if tally.shoes < args.shoes:
-            report["interrupted"] = True
-        print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else text_report(report))
+    return code, workers, seconds
+
+
+def report_run(args, game, engine, state, workers: int, seconds: float) -> None:
+    """Print the report of what the run merged (nothing when it merged nothing)."""
+    from croupier.tools import seat_simulate
+    from croupier.tools import simulate as sim
+
+    if not state.done:
+        return
+    if state.job.kind == "tables":
+        report = seat_simulate.seat_summary(state.tally, state.job, seat_simulate.exact_figures(engine, state.job))
+    else:
+        report = sim.summary(state.tally, list(engine.BETS), exact_returns(game, engine))
+    report.update({"seed": state.job.seed, "workers": workers, "seconds": f"{seconds:.2f}"})
+    if args.scheduler:
+        report["scheduler"] = args.scheduler
+    if not state.finished():
+        report["interrupted"] = True
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(seat_simulate.seat_text_report(report) if state.job.kind == "tables" else text_report(report))
+
+
+def finish(args, state, log, problems: list[str], code: int, save_to: str | None) -> int:
+    """The closing messages and the exit code."""
+    kept = f"; {save_to} keeps the run: carry it on with --resume {save_to}" if save_to else ""
     if log is not None and log.error is not None:
         print(f"croupier: cannot write the log {args.log}: {log.error.strerror or log.error}; "
-              f"stopped after {tally.shoes} of {args.shoes} shoes, the log is not kept", file=sys.stderr)
+              f"stopped after {state.progress()} of {state.total} {state.unit}, the log is not kept", file=sys.stderr)
         return 1
-    if tally.shoes < args.shoes:
-        held = f"shoes 0..{tally.shoes - 1}" if tally.shoes else "no shoe"
-        where = f"the log holds {held}" if log else "the report covers them" if tally.shoes else "nothing to report"
-        print(f"croupier: interrupted after {tally.shoes} of {args.shoes} shoes; {where}", file=sys.stderr)
-        return 130
-    return 0
+    if problems:
+        print(f"croupier: {problems[0]}", file=sys.stderr)
+        if not state.finished():
+            print(f"croupier: stopped after {state.progress()} of {state.total} {state.unit}{kept}", file=sys.stderr)
+        return 1
+    if state.finished():
+        return code
+    n, unit = state.progress(), state.unit
+    if state.unit == "rounds":
+        held = f"shoes 0..{state.done - 1}" if state.done else "no shoe"
+    else:
+        held = f"{unit} 0..{state.done - 1}" if state.done else f"no {unit[:-1]}"
+    where = f"the log holds {held}" if log else "the report covers them" if state.done else "nothing to report"
+    print(f"croupier: interrupted after {n} of {state.total} {unit}; {where}{kept}", file=sys.stderr)
+    return 130
 
 
 class interrupt_flag:
@@ -122,10 +301,10 @@ class interrupt_flag:
 
 
 class progress_bar:
-    """A rich progress bar on a terminal; nothing otherwise."""
+    """A rich progress bar on a terminal, in the run's unit; nothing otherwise."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.bar = total, enabled, None
+    def __init__(self, state, enabled: bool) -> None:
+        self.state, self.enabled, self.bar = state, enabled, None
 
     def __enter__(self):
         if not self.enabled:
@@ -134,7 +313,7 @@ class progress_bar:
 
         self.bar = Progress()
         self.bar.start()
-        task = self.bar.add_task("shoes", total=self.total)
+        task = self.bar.add_task(self.state.unit, total=self.state.total, completed=self.state.progress())
         return lambda done: self.bar.update(task, completed=done)
 
     def __exit__(self, *exc) -> None:
@@ -144,7 +323,9 @@ class progress_bar:
 
 def text_report(r: dict) -> str:
     rps = r["rounds_per_shoe"]
-    lines = [f"{r['shoes']} shoes, {r['rounds']} rounds in {r['seconds']} s (seed {r['seed']}, {r['workers']} workers)",
+    cut = " (the last shoe cut short)" if r.get("shoes_cut_short") else ""
+    lines = [f"{r['shoes']} shoes, {r['rounds']} rounds{cut} in {r['seconds']} s "
+             f"(seed {r['seed']}, {r['workers']} workers)",
              f"rounds per shoe: mean {rps['mean']}, min {rps['min']}, max {rps['max']}",
              "outcomes:"]
     for name, o in r["outcomes"].items():

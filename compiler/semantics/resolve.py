@@ -105,6 +105,10 @@ class Loader:
         """(shown path, path to open) of the file `name` in the folder of the spec shown as `shown`."""
         return Path(shown).parent / name, Path(self.opened.get(shown, shown)).parent / name
 
+    def exists(self, shown: Path, opened: Path) -> bool:
+        """Whether a spec (a base being looked for, shown as `shown`, read from `opened`) can be read."""
+        return opened.exists()
+
 
 class Resolver(Context):
     """Builds one game from one parsed spec file."""
@@ -161,7 +165,7 @@ class Resolver(Context):
             self.err("E0113", f"a chain of more than {MAX_BASE_DEPTH} variants", head.base_span,
                      "extend a spec nearer the start of the chain")
             return None
-        if not base_file.exists():
+        if not self.loader.exists(base_path, base_file):
             self.err("E0113", f"the base spec `{head.base}` is not found", head.base_span,
                      f"expected the file {base_path}")
             return None

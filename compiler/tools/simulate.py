@@ -1,26 +1,26 @@
-"""Shoe simulation: play N shoes with a spec's engine, flat bets, the full shoe procedure.
+"""Shoe simulation: play shoes with a spec's engine, flat bets, the full shoe procedure.
 
 Each shoe `i` is dealt from the seed `"<seed>/<i>"`, so the result depends only
-on the seed and N, never on the number of workers. Every bet is backed by its
-own bettor with one unit each round. Workers return exact tallies (ints and
-Fractions); the parent adds them up. Confidence intervals treat each shoe as
-one sample of (net return, rounds) — the ratio estimator — so the correlation
-of rounds within a shoe is accounted for.
+on the seed and the number of shoes (or rounds), never on the number of workers,
+the pieces the run is cut into, or the machines that play them. Every bet is
+backed by its own bettor with one unit each round. A piece of shoes gives an
+exact `Tally` (tools/tally.py); `campaign.drive` merges the pieces in shoe order.
+Confidence intervals treat each shoe as one sample of (net return, rounds), the
+ratio estimator, so the correlation of rounds within a shoe is accounted for.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import multiprocessing
-import signal
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from croupier.backends.engine.loader import load_engine, source_digest
+from croupier.tools.tally import Tally
+
+__all__ = ["Tally", "play_shoes", "deal_shoes", "run", "simulate", "estimate", "proportion", "summary"]
 
 Z95 = Decimal("1.959963984540054")
 MAX_WORKERS = 64  # more processes than this only costs memory: the run refuses them
@@ -28,37 +28,11 @@ _ENGINES: dict[str, object] = {}  # engine source digest -> loaded engine, in th
 
 
 def shoe_seed(seed: int, index: int) -> str:
-    """The seed of shoe `index` of a run (a string: `random.Random` hashes it the same everywhere)."""
+    """The seed of shoe (or table) `index` of a run (a string: `random.Random` hashes it the same everywhere)."""
     return f"{seed}/{index}"
 
 
-@dataclass
-class Tally:
-    """Exact sums over shoes: rounds, outcomes, and per bet the per-shoe net return moments."""
-
-    shoes: int = 0
-    rounds: int = 0
-    rounds_sq: int = 0
-    rounds_per_shoe: Counter = field(default_factory=Counter)
-    outcomes: Counter = field(default_factory=Counter)
-    net: dict = field(default_factory=dict)  # bet -> [sum S, sum S², sum S·n]
-    returns: dict = field(default_factory=dict)  # bet -> Counter of return per unit
-
-    def add(self, other: Tally) -> None:
-        self.shoes += other.shoes
-        self.rounds += other.rounds
-        self.rounds_sq += other.rounds_sq
-        self.rounds_per_shoe.update(other.rounds_per_shoe)
-        self.outcomes.update(other.outcomes)
-        for bet, sums in other.net.items():
-            mine = self.net.setdefault(bet, [0, 0, 0])
-            for i in range(3):
-                mine[i] += sums[i]
-        for bet, counts in other.returns.items():
-            self.returns.setdefault(bet, Counter()).update(counts)
-
-
-def _engine(source: str, name: str):
+def engine_of(source: str, name: str):
     """The loaded engine of this exact source text (never looked up by game name: a changed
     spec keeps its name but not its source)."""
     key = source_digest(source)
@@ -70,25 +44,26 @@ def _engine(source: str, name: str):
     return engine
 
 
-def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False,
-               stop: Callable[[], bool] | None = None) -> tuple[Tally, str]:
-    """Play shoes first..first+count-1; return (Tally, their rounds as JSON Lines when `log`).
+def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
+               stop: Callable[[], bool] | None = None, limit: int | None = None) -> tuple[Tally, str]:
+    """Play shoes first..first+count-1 with `engine`; return (Tally, their rounds as JSON Lines when `log`).
 
     `stop()` is asked before each shoe; when it says yes the shoes played so far are returned
-    (`Tally.shoes` says how many).
+    (`Tally.shoes` says how many). With `limit`, play stops right after the limit-th round of the
+    piece: the shoe holding that round is cut short there (`Tally.shoes_cut`) unless it ended with it.
     """
-    engine = _engine(source, name)
     bets = {bet: {bet: 1} for bet in engine.BETS}
     tally = Tally()
     lines: list[str] = []
     counts = {bet: {} for bet in bets}
+    outcomes = tally.outcomes
     for index in range(first, first + count):
-        if stop is not None and stop():
+        if (stop is not None and stop()) or (limit is not None and tally.rounds >= limit):
             break
         table = engine.Table(shoe_seed(seed, index))
         shoe_counts = {bet: {} for bet in bets}
-        outcomes = tally.outcomes
         n = 0
+        cut = False
         for tr in table.rounds(bets):
             n += 1
             outcomes[tr.round.outcome] += 1
@@ -100,10 +75,16 @@ def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: b
                 rec = tr.record()
                 rec["shoe"] = index
                 lines.append(json.dumps(rec, ensure_ascii=False) + "\n")
+            if limit is not None and tally.rounds + n >= limit:
+                cut = not table.finished
+                break
         tally.shoes += 1
         tally.rounds += n
         tally.rounds_sq += n * n
-        tally.rounds_per_shoe[n] += 1
+        if cut:
+            tally.shoes_cut += 1
+        else:
+            tally.rounds_per_shoe[n] += 1
         for bet, c in shoe_counts.items():
             s = sum((v * k for v, k in c.items()), 0) - n
             sums = tally.net.setdefault(bet, [0, 0, 0])
@@ -117,106 +98,51 @@ def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: b
     return tally, "".join(lines)
 
 
-def chunk_size(shoes: int, workers: int, log: bool) -> int:
-    """Shoes per piece: small enough to show progress and balance the cores, and with a log
+def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False,
+               stop: Callable[[], bool] | None = None, limit: int | None = None) -> tuple[Tally, str]:
+    """`deal_shoes` with the engine of this source text (loaded once per process)."""
+    return deal_shoes(engine_of(source, name), seed, first, count, log, stop, limit)
+
+
+def chunk_size(units: int, workers: int, log: bool, cap: int = 250) -> int:
+    """Units per piece: small enough to show progress and balance the cores, and with a log
     small enough that the pieces in flight hold little text (a shoe logs about 70 kB)."""
-    return max(1, min(8 if log else 250, shoes // (workers * 8) or 1))
+    return max(1, min(8 if log else cap, units // (workers * 8) or 1))
 
 
-def chunks(shoes: int, size: int) -> Iterator[tuple[int, int]]:
-    """(first, count) pieces of the run, made lazily: a run of 10⁹ shoes builds no list."""
-    return ((first, min(size, shoes - first)) for first in range(0, shoes, size))
-
-
-_WORKER: tuple = ()
-
-
-def _worker_init(source: str, name: str, seed: int, log: bool, halt) -> None:
-    """Each worker keeps the run's engine source and its halt event; the parent alone answers Ctrl-C."""
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = (source, name, seed, log, halt)
-    _engine(source, name)
-
-
-def _worker_chunk(piece: tuple[int, int]) -> tuple[Tally, str]:
-    source, name, seed, log, halt = _WORKER
-    return play_shoes(source, name, seed, piece[0], piece[1], log, halt.is_set)
+def chunks(shoes: int, size: int, start: int = 0) -> Iterator[tuple[int, int]]:
+    """(first, count) pieces of shoes start..shoes-1, made lazily: a run of 10⁹ shoes builds no list."""
+    return ((first, min(size, shoes - first)) for first in range(start, shoes, size))
 
 
 def run(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
         sink: Callable[[str], object] | None = None, progress: Callable[[int], object] | None = None,
-        stop: Callable[[], bool] | None = None) -> Tally:
-    """Play shoes 0..shoes-1 on `workers` processes and return their merged tally.
+        stop: Callable[[], bool] | None = None, rounds: int | None = None) -> Tally:
+    """Play shoes 0..shoes-1 (or, with `rounds`, exactly that many rounds, shoe after shoe) on
+    `workers` local processes and return their merged tally.
 
     Pieces are made lazily and at most two per worker are in flight; results are merged
-    as they arrive, in shoe order, and each piece's rounds (JSON Lines) go to `sink` in that
+    in shoe order as they arrive, and each piece's rounds (JSON Lines) go to `sink` in that
     order, so the log is the same for any number of workers and memory stays bounded for
     any number of shoes. When `stop()` says yes the run ends early: the workers stop
     before their next shoe, and the tally (`Tally.shoes` = k) covers exactly the shoes
     0..k-1 sent to `sink`.
     """
+    from croupier.tools import campaign
+
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"workers must be between 1 and {MAX_WORKERS}")
-    log = sink is not None
-    stopped = stop or (lambda: False)
-    total = Tally()
-    pieces = chunks(shoes, chunk_size(shoes, workers, log))
-
-    def take(tally: Tally, text: str) -> None:
-        total.add(tally)
-        if log and text:
-            sink(text)
-        if progress is not None:
-            progress(total.shoes)
-
-    if workers == 1:
-        for first, count in pieces:
-            take(*play_shoes(source, name, seed, first, count, log, stopped))
-            if stopped():
-                break
-        return total
-    context = multiprocessing.get_context("fork")
-    halt = context.Event()
-    pool = context.Pool(workers, _worker_init, (source, name, seed, log, halt))
-    pending: deque = deque()  # (shoes asked, result), in shoe order
-
-    def submit(count: int) -> None:
-        for piece in itertools.islice(pieces, count):
-            pending.append((piece[1], pool.apply_async(_worker_chunk, (piece,))))
-
-    whole = True  # every piece merged so far was played in full: the tally is a prefix of the run
-    try:
-        submit(2 * workers)
-        while pending:
-            if not halt.is_set() and stopped():
-                halt.set()  # workers stop before their next shoe; what is in flight drains quickly
-            asked, result = pending[0]
-            if not result.ready():
-                result.wait(0.1)
-                continue
-            pending.popleft()
-            tally, text = result.get()
-            if whole:
-                take(tally, text)
-                whole = tally.shoes == asked
-            if not halt.is_set():
-                submit(1)
-    finally:
-        # Never Pool.terminate(): it can deadlock on a worker that is sending a result.
-        halt.set()
-        for _, result in pending:
-            result.wait()
-        pool.close()
-        pool.join()
-    return total
+    job = campaign.Job("shoes", seed)
+    state = campaign.State(job, "rounds" if rounds is not None else "shoes",
+                           rounds if rounds is not None else shoes, tally=Tally())
+    return campaign.run_local(state, source, name, workers, sink, progress, stop).tally
 
 
 def simulate(source: str, name: str, shoes: int, seed: int = 0, workers: int = 1,
-             log: bool = False, progress=None) -> tuple[Tally, list]:
+             log: bool = False, progress=None, rounds: int | None = None) -> tuple[Tally, list]:
     """`run` with the round records kept in a list (for tests and small runs)."""
     texts: list[str] = []
-    tally = run(source, name, shoes, seed, workers, texts.append if log else None, progress)
+    tally = run(source, name, shoes, seed, workers, texts.append if log else None, progress, rounds=rounds)
     return tally, [json.loads(line) for text in texts for line in text.splitlines()]
 
 
@@ -226,6 +152,18 @@ def sqrt_decimal(x: Fraction) -> Decimal:
         return (Decimal(x.numerator) / Decimal(x.denominator)).sqrt()
 
 
+def ratio_estimate(s: Fraction, s2: Fraction, sn: Fraction, n: Fraction, n2: Fraction,
+                   k: int) -> tuple[Fraction, Decimal | None]:
+    """The ratio estimator ΣS/Σn over k samples (S_i, n_i) and the half-width of its 95 % interval
+    (None with fewer than two samples). Σn must not be 0."""
+    mean = Fraction(s) / n
+    if k < 2:
+        return mean, None
+    resid = s2 - 2 * mean * sn + mean * mean * n2  # Σ (S_i - mean·n_i)²
+    var = resid / (k - 1) / k / (Fraction(n, k) ** 2)
+    return mean, Z95 * sqrt_decimal(var)
+
+
 def estimate(tally: Tally, bet: str) -> tuple[Fraction, Decimal | None]:
     """The mean net return per unit staked on `bet` and the half-width of its 95 % interval.
 
@@ -233,13 +171,7 @@ def estimate(tally: Tally, bet: str) -> tuple[Fraction, Decimal | None]:
     estimator): with fewer the half-width is None. The tally must hold a round.
     """
     s, s2, sn = (Fraction(v) for v in tally.net[bet])
-    n, n2, k = tally.rounds, tally.rounds_sq, tally.shoes
-    mean = s / n
-    if k < 2:
-        return mean, None
-    resid = s2 - 2 * mean * sn + mean * mean * n2  # Σ (S_i - mean·n_i)²
-    var = resid / (k - 1) / k / (Fraction(n, k) ** 2)
-    return mean, Z95 * sqrt_decimal(var)
+    return ratio_estimate(s, s2, sn, Fraction(tally.rounds), Fraction(tally.rounds_sq), tally.shoes)
 
 
 def proportion(count: int, n: int) -> tuple[Fraction, Decimal]:
@@ -248,22 +180,27 @@ def proportion(count: int, n: int) -> tuple[Fraction, Decimal]:
     return p, Z95 * sqrt_decimal(p * (1 - p) / n)
 
 
+def dec(x, places: int = 6) -> str:
+    """An exact number as a decimal string with `places` places."""
+    value = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)
+    return str(value.quantize(Decimal(1).scaleb(-places)))
+
+
 def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
     """The report as JSON-ready data: decimals as strings, counts as ints."""
-    def dec(x, places=6) -> str:
-        value = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(x)
-        return str(value.quantize(Decimal(1).scaleb(-places)))
-
     hist = dict(sorted(tally.rounds_per_shoe.items()))
+    whole = sum(hist.values())
     out = {
         "shoes": tally.shoes,
         "rounds": tally.rounds,
-        "rounds_per_shoe": {"mean": dec(Fraction(tally.rounds, max(tally.shoes, 1)), 2),
+        "rounds_per_shoe": {"mean": dec(Fraction(sum(k * v for k, v in hist.items()), max(whole, 1)), 2),
                             "min": min(hist, default=0), "max": max(hist, default=0),
                             "histogram": {str(k): v for k, v in hist.items()}},
         "outcomes": {},
         "bets": {},
     }
+    if tally.shoes_cut:
+        out["shoes_cut_short"] = tally.shoes_cut
     for name, count in sorted(tally.outcomes.items()):
         p, h = proportion(count, tally.rounds)
         out["outcomes"][name] = {"count": count, "frequency": dec(p), "ci95": [dec(p - Fraction(h)), dec(p + Fraction(h))]}
@@ -272,12 +209,18 @@ def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
             out["bets"][bet] = {"net_per_unit": None, "ci95": None}
             continue
         mean, h = estimate(tally, bet)
-        row: dict = {"net_per_unit": dec(mean), "ci95": None}
-        if h is not None:
-            lo, hi = mean - Fraction(h), mean + Fraction(h)
-            row["ci95"] = [dec(lo), dec(hi)]
-        if exact and bet in exact:
-            row["exact"] = dec(exact[bet])
-            row["exact_in_ci"] = None if h is None else bool(lo <= exact[bet] <= hi)
-        out["bets"][bet] = row
+        row = interval_row(mean, h, exact.get(bet) if exact else None)
+        out["bets"][bet] = {"net_per_unit": row.pop("value"), **row}
     return out
+
+
+def interval_row(value: Fraction, half: Decimal | None, exact: Fraction | None) -> dict:
+    """{"value", "ci95", ["exact", "exact_in_ci"]} of an estimate, decimals as strings."""
+    row: dict = {"value": dec(value), "ci95": None}
+    if half is not None:
+        lo, hi = value - Fraction(half), value + Fraction(half)
+        row["ci95"] = [dec(lo), dec(hi)]
+    if exact is not None:
+        row["exact"] = dec(exact)
+        row["exact_in_ci"] = None if half is None else bool(lo <= exact <= hi)
+    return row

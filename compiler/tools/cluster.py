@@ -1,0 +1,137 @@
+"""A simulation on an existing Dask distributed cluster (`simulate --scheduler ADDRESS`).
+
+`dask.distributed` is an optional extra (`pip install 'croupier[cluster]'`); the
+workers need Croupier installed, and nothing else of the client's. Each task is
+one piece of seed range: it carries the spec TEXTS (the spec and its bases), the
+digest of the engine the client compiled from them, the job and the range. The
+worker compiles the texts with its own Croupier once per process, refuses to
+play if its engine is not the client's, plays the piece and returns the tally as
+JSON data and the log text. The client gathers pieces as they complete
+(`as_completed`) and `campaign.drive` merges them in seed order, so the result is
+the one of a local run with any number of workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from croupier.backends.engine.loader import load_engine
+from croupier.tools import campaign
+from croupier.tools.spec_texts import SpecTexts, compile_texts
+from croupier.tools.tally import tally_from_json
+
+_REMOTE: dict[tuple[str, str], object] = {}  # (spec digest, engine digest) -> engine, in a worker process
+_RUNS = itertools.count()
+
+
+class ClusterError(Exception):
+    """The cluster cannot be reached or used, or a worker failed to play a piece."""
+
+
+def play_remote(spec: dict, engine_digest: str, job: dict, first: int, count: int,
+                limit: int | None, log: bool) -> tuple[dict, str]:
+    """The task a worker runs: compile the texts (once per process), play the piece, return data."""
+    texts = SpecTexts.from_json(spec)
+    key = (texts.digest, engine_digest)
+    engine = _REMOTE.get(key)
+    if engine is None:
+        game, source = compile_texts(texts, engine_digest)
+        if len(_REMOTE) >= 8:
+            _REMOTE.clear()
+        engine = _REMOTE[key] = load_engine(source, f"sim_{game.name}")
+    tally, text = campaign.play_piece(engine, campaign.Job.from_json(job), first, count, limit, log)
+    return tally.to_json(), text
+
+
+def connect(address: str):
+    """A client of the scheduler at `address`; ClusterError when dask is missing or the scheduler is not there."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--scheduler needs dask.distributed: pip install 'croupier[cluster]'") from None
+    try:
+        return Client(address, timeout=15, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        raise ClusterError(f"cannot reach the scheduler {address}: {exc}") from None
+
+
+class DaskExecutor:
+    """The executor of a Dask cluster: pieces are tasks, two per worker thread outstanding."""
+
+    def __init__(self, client, spec: SpecTexts, engine_digest: str, job: campaign.Job, log: bool) -> None:
+        from distributed import as_completed
+
+        self.client = client
+        self.args = (spec.to_json(), engine_digest, job.to_json())
+        self.log = log
+        self.threads = max(1, sum(client.nthreads().values()))
+        self.window = 2 * self.threads
+        self.futures: dict[str, tuple[int, object]] = {}  # task key -> (first unit, future)
+        self.done = as_completed(loop=client.loop)
+        self.run = f"croupier-simulate-{time.time_ns()}-{next(_RUNS)}"
+
+    def submit(self, first: int, count: int, limit: int | None) -> None:
+        future = self.client.submit(play_remote, *self.args, first, count, limit, self.log,
+                                    key=f"{self.run}-{first}", pure=False, retries=1)
+        self.futures[future.key] = (first, future)
+        self.done.add(future)
+
+    def collect(self, timeout: float) -> list[tuple[int, campaign.Result]]:
+        deadline = time.monotonic() + timeout
+        while not self.done.has_ready() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        out = []
+        for future in self.done.next_batch(block=False) if self.done.has_ready() else []:
+            held = self.futures.pop(future.key, None)
+            if held is None or future.status == "cancelled":
+                continue  # cancelled by `halt`
+            if future.status != "finished":
+                raise ClusterError(f"a worker could not play units {held[0]}..: {future.exception()}")
+            data, text = future.result()
+            out.append((held[0], (tally_from_json(data), text)))
+        return out
+
+    def pending(self) -> int:
+        return len(self.futures)
+
+    def halt(self) -> None:
+        """Cancel the pieces not done (one already running ends on its worker, its result dropped);
+        those done are still collected."""
+        for key, (_, future) in list(self.futures.items()):
+            if not future.done():
+                self.client.cancel([future])
+                del self.futures[key]
+
+    def close(self) -> None:
+        if self.futures:
+            self.client.cancel([future for _, future in self.futures.values()])
+        self.futures.clear()
+        self.done.clear()
+
+
+def run_cluster(state: campaign.State, address: str, spec: SpecTexts, source: str, name: str,
+                engine_digest: str, sink=None, progress=None, stop=None, save=None,
+                every: float = 5.0) -> tuple[campaign.State, int]:
+    """Drive the run on the cluster at `address`; (state, the cluster's worker threads)."""
+    from croupier.tools.simulate import engine_of
+
+    client = connect(address)
+    try:
+        log = sink is not None
+        executor = DaskExecutor(client, spec, engine_digest, state.job, log)
+        engine = engine_of(source, name)
+        stopped = stop or (lambda: False)
+
+        def replay(first: int, count: int, limit: int) -> campaign.Result:
+            return campaign.play_piece(engine, state.job, first, count, limit, log, stopped)
+
+        size = state.piece_size(executor.threads, log)
+        campaign.drive(state, executor, size, sink, progress, stopped, replay, save, every)
+        return state, executor.threads
+    except ClusterError:
+        raise
+    except Exception as exc:  # the cluster's own failures (a lost connection, a dead scheduler): a message
+        raise ClusterError(f"the cluster at {address} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        client.close()

@@ -1,0 +1,95 @@
+"""`simulate --scheduler`: a Dask cluster plays the same run as the local path, tally for tally.
+
+A `LocalCluster` of two worker processes is started here; `croupier simulate` runs
+as a subprocess against its scheduler, and its JSON report must equal, field for
+field, the one of `--workers 1` on this machine (all but the timing, the number of
+workers and the scheduler's address).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, SPEC
+from distributed import LocalCluster
+
+from croupier.backends.engine.loader import source_digest
+from croupier.cli.simulate import compiled
+from croupier.tools import campaign, cluster
+from croupier.tools.spec_texts import CompileError, SpecTexts, compile_texts
+
+MACHINE_FIELDS = ("seconds", "workers", "scheduler")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as lc:
+        yield lc.scheduler_address
+
+
+def simulate(*args: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "simulate", *args, "--json"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    for key in MACHINE_FIELDS:
+        report.pop(key, None)
+    return report
+
+
+@pytest.mark.parametrize("args", [
+    ("spec/baccarat_commission.rules", "--shoes", "40", "--seed", "7"),  # a variant: its base travels as text
+    ("spec/ten_and_a_half_banker.rules", "--tables", "300", "--players", "4"),
+])
+def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args):
+    remote = simulate(*args, "--scheduler", scheduler)
+    local = simulate(*args, "--workers", "1")
+    assert remote == local
+    assert remote.get("shoes", remote.get("tables")) == int(args[2])
+
+
+def test_rounds_on_the_cluster_stop_at_the_same_round_as_locally(scheduler):
+    game, source, _, texts = compiled(str(SPEC / "baccarat.rules"))
+    digest = source_digest(source)
+    states = []
+    for where in ("cluster", "local"):
+        state = campaign.State(campaign.Job("shoes", 3), "rounds", 1234)
+        if where == "cluster":
+            _, threads = cluster.run_cluster(state, scheduler, texts, source, game.name, digest)
+            assert threads == 2
+        else:
+            campaign.run_local(state, source, game.name, 1)
+        states.append(state)
+    assert states[0].tally == states[1].tally and states[0].done == states[1].done
+    assert states[0].tally.rounds == 1234 and states[0].tally.shoes_cut == 1
+
+
+def test_workers_compile_the_texts_they_are_sent_and_nothing_from_their_disk(tmp_path):
+    base = (SPEC / "baccarat.rules").read_text(encoding="utf-8")
+    variant = (SPEC / "baccarat_commission.rules").read_text(encoding="utf-8")
+    gone = tmp_path / "nowhere"  # no such folder: every text comes from the message
+    texts = SpecTexts(((str(gone / "baccarat_commission.rules"), variant), (str(gone / "baccarat.rules"), base)),
+                      "spec/baccarat_commission.rules")
+    game, source = compile_texts(texts)
+    assert game.name == "baccarat_commission" and "baccarat_commission" in source
+    _, here, _, _ = compiled(str(SPEC / "baccarat_commission.rules"))
+    assert source == here  # the same engine as the client's, byte for byte
+    with pytest.raises(CompileError, match="another engine"):
+        compile_texts(texts, "0" * 64)
+    broken = SpecTexts(((str(gone / "x.rules"), variant.replace("extends baccarat", "extends nothere")),), "x.rules")
+    with pytest.raises(CompileError, match="does not compile here"):
+        compile_texts(broken)
+
+
+def test_a_worker_that_cannot_compile_fails_the_run_with_a_message(scheduler):
+    game, source, _, texts = compiled(str(SPEC / "baccarat.rules"))
+    state = campaign.State(campaign.Job("shoes", 0), "shoes", 4)
+    with pytest.raises(cluster.ClusterError, match="another engine"):
+        cluster.run_cluster(state, scheduler, texts, source, game.name, "f" * 64)
+    assert state.done == 0
