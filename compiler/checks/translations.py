@@ -1,5 +1,8 @@
 """Check that every spec label a rule card shows is given in every card language.
 
+The card languages come in as data (the project's list; by default
+`croupier.languages.CARD_LANGUAGES`).
+
 A card falls back (zh-Hant → zh → en, then the name) when a label is missing,
 so a gap is not an error, but the card would show a word in the wrong
 language: each gap is a warning pointing at the labels that lack it.
@@ -7,8 +10,8 @@ language: each gap is a warning pointing at the labels that lack it.
 
 from __future__ import annotations
 
-from croupier.backends.cards.i18n import CARD_LANGS
 from croupier.diagnostics import Diagnostic, Span, warning
+from croupier.languages import CARD_LANGUAGES
 from croupier.semantics.model import Game, Labels
 
 CODE = "W0601"
@@ -29,13 +32,13 @@ def _labelled(game: Game):
         yield "settlement", game.settlement.scheme, game.settlement.labels, game.settlement.span
 
 
-def check(game: Game) -> list[Diagnostic]:
-    """A warning per label that exists in some language but not in a card language."""
+def check(game: Game, languages: tuple[str, ...] = CARD_LANGUAGES) -> list[Diagnostic]:
+    """A warning per label that exists in some language but not in one of the card `languages`."""
     out: list[Diagnostic] = []
     for what, name, labels, span in _labelled(game):
         if not isinstance(labels, Labels) or not labels.texts:
             continue
-        missing = [lang for lang in CARD_LANGS if not labels.has(lang)]
+        missing = [lang for lang in languages if not labels.has(lang)]
         if not missing:
             continue
         where = labels.span or span or Span(game.path, 1, 1)

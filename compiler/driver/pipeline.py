@@ -17,6 +17,7 @@ from croupier.backends.cards.render import render_cards
 from croupier.backends.conformance.emitter import emit_conformance
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import run_checks
 from croupier.diagnostics import Diagnostic
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
@@ -49,7 +50,7 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
     result = Compiled(shown, game, list(diags))
     if game is None or any(d.is_error for d in diags):
         return result
-    result.diagnostics.extend(run_checks(game))
+    result.diagnostics.extend(run_checks(game, engine_oracle, CARD_LANGS))
     if not emit or not result.ok:
         return result
     cases, case_diags = cases_for(game.name, cases_dir or ROOT / "tests" / "cases")
