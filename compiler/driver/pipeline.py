@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.backends.cards.i18n import CARD_LANGS as I18N_CARD_LANGS
 from croupier.backends.cards.index import render_index
 from croupier.backends.cards.render import render_cards
 from croupier.backends.conformance.emitter import emit_conformance
@@ -20,13 +19,15 @@ from croupier.backends.engine.loader import load_engine
 from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import run_checks
 from croupier.diagnostics import Diagnostic
+from croupier.languages import CARD_LANGUAGES
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
 from croupier.paths import ROOT, display_path  # noqa: F401 - re-exported for callers
 from croupier.semantics.cases import cases_for
 from croupier.semantics.model import Game
 from croupier.semantics.resolve import Loader
+from croupier.tools.analysis import card_math
 
-CARD_LANGS = I18N_CARD_LANGS
+CARD_LANGS = CARD_LANGUAGES
 
 
 @dataclass
@@ -60,11 +61,24 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
     examples = [c for c in cases if c.example]
     engine = load_engine(engine_source, game.name)
     for lang in CARD_LANGS:
-        for fmt, text in render_cards(game, lang, examples, engine, CARD_LANGS).items():
+        math = card_mathematics(game, lang)
+        for fmt, text in render_cards(game, lang, examples, engine, CARD_LANGS, math).items():
             result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
     if cases:
         result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
     return result
+
+
+def card_mathematics(game: Game, lang: str) -> dict | None:
+    """A card's mathematics section in one language, from the analysis tool: {"view": figures,
+    "chart": SVG text}, or None when the analysis cannot cover the game (the card is built without it)."""
+    try:
+        view = card_math.math_view(game, lang)
+        if view is None:
+            return None
+        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
+    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
+        return None
 
 
 def default_specs() -> list[Path]:

@@ -19,10 +19,12 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from croupier.languages import CARD_LANGUAGES
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANG = "en"
-CARD_LANGS = ("zh-Hans", "zh-Hant", "en")  # the languages every rule card is published in
+CARD_LANGS = CARD_LANGUAGES  # the default card languages (a project may name others)
 
 
 def locale_name(lang: str) -> str:
