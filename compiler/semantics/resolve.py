@@ -112,7 +112,7 @@ class Resolver:
     def check_name(self, stmt: ast.Named, kind: str) -> None:
         """A declared name becomes part of the engine's Python and of its answers: no keywords, no dunders,
         and for a hand, an event or a formula not a field the engine's answer already has (`error`,
-        `returns`, …, read from the runtime by `reserved_for`)."""
+        `returns`, …, declared in `answer_fields`)."""
         name = stmt.name
         span = stmt.name_span or stmt.span
         if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name.startswith("__"):
