@@ -240,8 +240,8 @@ class _Enumerator:
                     space.failures.setdefault(str(exc), self.describe(r))
                     continue
                 returns[name] = returns.get(name, Fraction(0)) + weight * back
-        space.facts = {k: Fraction(v, self.denominator) for k, v in facts.items()}
-        space.returns = {k: v / self.denominator for k, v in returns.items()}
+        self.space.facts = {k: Fraction(v, self.denominator) for k, v in facts.items()}
+        self.space.returns = {k: v / self.denominator for k, v in returns.items()}
 
 
 def _falling(n: int, k: int) -> int:
