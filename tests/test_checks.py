@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from croupier.backends.engine.oracle import engine_oracle
-from croupier.checks import PASSES, bets, draw_tables, hand_types, run_checks
+from croupier.checks import PASSES, bets, draw_tables, hand_types, run_checks, translations
 from croupier.checks.rounds import round_space, value_classes
 from croupier.semantics.resolve import Loader
 
@@ -77,6 +77,16 @@ def test_without_an_oracle_the_exhaustive_checks_say_nothing() -> None:
 def load_with_errors(path: Path):
     game, _diags = Loader().load(str(path))
     return game
+
+
+def test_the_card_languages_come_in_as_data() -> None:
+    """The W0601 spec labels hand `b` in en and zh-Hans only: only a language outside those is missing."""
+    game = load(ERRORS / "W0601_label_missing_language.rules")
+    assert [d.message for d in translations.check(game)] == ["the hand `b` has no label in zh-Hant"]
+    assert translations.check(game, ("en", "zh-Hans")) == []
+    named = ["game `g`", "hand `p`", "hand `b`", "outcome `pw`", "outcome `bw`", "outcome `tie`", "bet `p`"]
+    assert [d.message for d in run_checks(game, languages=("en", "it"))] == [
+        f"the {what} has no label in it" for what in named]
 
 
 def test_expected_return_above_one_is_a_warning_only() -> None:
