@@ -2,10 +2,11 @@
 
 Every multiset of ranks of 1..hand-size cards (within the copies the deck
 holds) is evaluated by the game's rules, asked through a `HandOracle` (see
-`oracles`), wild cards substituted as the engine does: a hand that matches no type (E0501), a hand that two types both
-match (W0502: only the listing order decides), a type no hand reaches (W0503),
-and, when the settlement has no rule for tied hands, two distinct hands of one
-type that the tie-break keys leave equal (W0504).
+`oracles`), wild cards substituted as the engine does: a hand that matches no
+type (E0501), a hand that two types both match (W0502: only the listing order
+decides), a type no hand reaches (W0503), and, when the settlement has no rule
+for tied hands, two distinct hands of one type that the tie-break keys leave
+equal (W0504). Without an oracle only the survey's bound (E0133) is checked.
 """
 
 from __future__ import annotations
