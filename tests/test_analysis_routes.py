@@ -17,6 +17,7 @@ import pytest
 from croupier.backends.engine.analysis_emitter import emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks.rounds import round_space
 from croupier.semantics.resolve import Loader
 
@@ -58,7 +59,7 @@ def companion(game, path: str):
 def test_enumerator_agrees_with_the_round_space(variant, tmp_path):
     game, engine = compile_variant(tmp_path, variant, VARIANTS[variant](BASE))
     exact = companion(game, f"{variant}.rules").analyse(engine)
-    space = round_space(game, full=True)
+    space = round_space(game, engine_oracle(game), full=True)
     assert space.complete
     played = {key[1]: p for key, p in space.facts.items() if key[0] == "outcome"}
     assert played == exact["outcomes"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 import types
 import xml.etree.ElementTree as ET
 from functools import cache
@@ -280,20 +279,22 @@ def test_translations_check_warns_about_a_missing_card_language(tmp_path):
     assert not [d for d in results[0].diagnostics if d.code == translations.CODE]
 
 
-def test_mathematics_section_is_rendered_when_the_analysis_provides_it(monkeypatch):
-    fake = types.ModuleType("croupier.tools.analysis.card_math")
-    fake.math_view = lambda game, lang: {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]}
-    fake.edge_chart_svg = lambda view, lang: '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'
-    monkeypatch.setitem(sys.modules, "croupier.tools.analysis.card_math", fake)
+def test_mathematics_section_is_rendered_when_the_driver_provides_it(monkeypatch):
     results, engines = build_cards()
     from croupier.backends.cards.render import render_view
 
-    html = render_view(card_view(results[0].game, "en", [], engines[results[0].game.name]), "html")
+    game = results[0].game
+    math = {"view": {"house edge": [{"bet": "<i>x</i>", "edge": "1.06%"}]},
+            "chart": '<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart"></svg>'}
+    html = render_view(card_view(game, "en", [], engines[game.name], math=math), "html")
     parse_strict(html)
     assert 'class="edge-chart"' in html and "&lt;i&gt;x&lt;/i&gt;" in html and 'id="mathematics"' in html
-    fake.math_view = lambda game, lang: 1 / 0
-    html = render_view(card_view(results[0].game, "en", []), "html")
+    html = render_view(card_view(game, "en", [], engines[game.name]), "html")
     assert 'id="mathematics"' not in html
+    # the driver asks the analysis tool; an analysis that cannot cover a game leaves the card without the section
+    assert 'id="mathematics"' in results[0].artefacts[f"cards/{game.name}.en.html"]
+    monkeypatch.setattr(pipeline.card_math, "math_view", lambda game, lang: 1 / 0)
+    assert pipeline.card_mathematics(game, "en") is None
 
 
 def test_example_search_gives_up_quietly_on_an_engine_that_refuses_hands():

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import run_checks
 from croupier.driver import pipeline
 from croupier.semantics.resolve import Loader
@@ -111,7 +112,7 @@ def compile_text(path: str, text: str, checks: bool) -> list:
     diags = list(diags)
     if game is not None and not any(d.is_error for d in diags):
         if checks:
-            diags += run_checks(game)
+            diags += run_checks(game, engine_oracle)
         if not any(d.is_error for d in diags):
             emit_engine(game, path)
     return diags

@@ -127,7 +127,7 @@ def test_explain_and_card_read_the_declared_stake(tmp_path, capsys, monkeypatch)
     out = capsys.readouterr().out
     assert "base bet (table_unit): 100" in out  # 1500 / 15 with two players
     game, _ = load(path)
-    card = render_markdown(game, "en", [])
+    card = render_markdown(game, "en", [], pipeline.card_mathematics(game, "en"))
     assert "Base bet: `table_unit`" in card
     assert f"the banker's edge is {pct(BANKER_EDGE)} of the base bet" in card
 

@@ -4,23 +4,24 @@ A push clause that never applies (E0404: a push on an outcome that cannot
 happen), a win clause whose condition is never true (E0405), and a bet whose
 expected return per unit staked is above 1 (W0406: the house loses money on
 it). Payouts of zero or less are caught by the resolver (E0401). Expected
-returns come from `croupier.tools.analysis` when it offers them, else from the
-enumeration here (exact for everything the cards' values decide).
+returns come from the game's exact analysis when the oracle offers one, else
+from the enumeration (exact for everything the cards' values decide).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from croupier.checks.oracles import RoundOracle
 from croupier.checks.rounds import round_space
 from croupier.diagnostics import Diagnostic, error, warning
 from croupier.semantics.expr import expr_text
 from croupier.semantics.model import Game
 
 
-def check(game: Game) -> list[Diagnostic]:
-    """Bet clauses that can never apply, and bets that favour the player."""
-    space = round_space(game)
+def check(game: Game, oracle: RoundOracle | None = None) -> list[Diagnostic]:
+    """Bet clauses that can never apply, and bets that favour the player (none without an oracle)."""
+    space = round_space(game, oracle)
     if space is None or not space.complete:
         return []
     out: list[Diagnostic] = []

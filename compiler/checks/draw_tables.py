@@ -10,6 +10,7 @@ situation that reaches it.
 
 from __future__ import annotations
 
+from croupier.checks.oracles import RoundOracle
 from croupier.checks.rounds import RoundSpace, Situation, round_space
 from croupier.diagnostics import Diagnostic, Span, error, warning
 from croupier.semantics.expr import expr_text
@@ -18,9 +19,9 @@ from croupier.semantics.model import DrawTable, Game
 MAX_CELLS_NAMED = 12  # per table and kind; beyond this the rest are counted
 
 
-def check(game: Game) -> list[Diagnostic]:
-    """Gaps, overlaps, header coverage and unreachable cells of every draw table."""
-    space = round_space(game)
+def check(game: Game, oracle: RoundOracle | None = None) -> list[Diagnostic]:
+    """Gaps, overlaps, header coverage and unreachable cells of every draw table (none without an oracle)."""
+    space = round_space(game, oracle)
     if space is None:
         return []
     out: list[Diagnostic] = []

@@ -1,20 +1,20 @@
 """Hand types of a seat game, checked over every hand the deck can make.
 
 Every multiset of ranks of 1..hand-size cards (within the copies the deck
-holds) is evaluated by the spec's own engine, wild cards substituted as the
-engine does: a hand that matches no type (E0501), a hand that two types both
-match (W0502: only the listing order decides), a type no hand reaches (W0503),
-and, when the settlement has no rule for tied hands, two distinct hands of one
-type that the tie-break keys leave equal (W0504).
+holds) is evaluated by the game's rules, asked through a `HandOracle` (see
+`oracles`), wild cards substituted as the engine does: a hand that matches no
+type (E0501), a hand that two types both match (W0502: only the listing order
+decides), a type no hand reaches (W0503), and, when the settlement has no rule
+for tied hands, two distinct hands of one type that the tie-break keys leave
+equal (W0504). Without an oracle only the survey's bound (E0133) is checked.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine
 from croupier.cache import cached
+from croupier.checks.oracles import HandOracle
 from croupier.diagnostics import Diagnostic, error, warning
 from croupier.semantics.model import Game
 
@@ -41,8 +41,8 @@ def survey_size(g: Game) -> int:
     return sum(poly[max(1, low):])
 
 
-def check(game: Game) -> list[Diagnostic]:
-    """Exhaustive checks of the hand types over the deck's rank multisets."""
+def check(game: Game, oracle: HandOracle | None = None) -> list[Diagnostic]:
+    """Exhaustive checks of the hand types over the deck's rank multisets (none without an oracle)."""
     if not game.is_seat_game or game.shoe is None or game.hand_size is None or game.settlement is None:
         return []
     size = survey_size(game)
@@ -51,12 +51,9 @@ def check(game: Game) -> list[Diagnostic]:
         return [error("E0133", f"hands of up to {game.hand_size[1]} cards{wilds} make {size:,} hands to survey; "
                                f"the bound is {MAX_SURVEY_HANDS:,}", game.hand_size_span or game.span,
                       "lower the largest hand size (or the wild cards' choices)")]
-    try:
-        source = emit_engine(game, game.path)
-    except (OSError, SyntaxError, KeyError, ValueError):
+    if oracle is None:
         return []
-    unmatched, overlaps, reached, ties = cached(
-        "hand-survey", source, lambda: _survey(game, load_engine(source, f"check_{game.name}")))
+    unmatched, overlaps, reached, ties = cached("hand-survey", oracle.identity, lambda: _survey(game, oracle))
     out: list[Diagnostic] = []
     for hand in unmatched[:5]:
         out.append(error("E0501", f"the hand {hand} matches no hand type", game.types[-1].span,
@@ -89,7 +86,7 @@ def _ties_settled(game: Game) -> bool:
     return False
 
 
-def _survey(game: Game, engine) -> list:
+def _survey(game: Game, oracle: HandOracle) -> list:
     shoe = game.shoe
     ranks = list(shoe.ranks) + list(shoe.jokers)
     copies = {r: shoe.decks * (1 if r in shoe.jokers else len(shoe.suits)) for r in ranks}
@@ -99,32 +96,32 @@ def _survey(game: Game, engine) -> list:
     reached: set[str] = set()
     strengths: dict[str, dict[tuple, str]] = {}
     ties: dict[str, tuple[str, str]] = {}
-    wild = set(engine.WILD_RANKS)
+    wild = set(game.wild.ranks) if game.wild else set()
+    stands_for = tuple(game.wild.stands_for) if game.wild else ()
     for size in range(max(1, low), high + 1):
         for combo in itertools.combinations_with_replacement(ranks, size):
             if any(combo.count(r) > copies[r] for r in set(combo)):
                 continue
             codes = _codes(combo, shoe)
             shown = " ".join(codes)
-            choices = itertools.product(engine.WILD_CHOICES, repeat=sum(1 for r in combo if r in wild))
+            choices = itertools.product(stands_for, repeat=sum(1 for r in combo if r in wild))
             for choice in choices:
                 subbed, it = [], iter(choice)
                 for r in combo:
                     subbed.append(next(it) if r in wild else r)
-                facts = engine.HandFacts(subbed, len(choice) > 0)
-                matches = [name for name, test in engine.TYPE_TESTS if test(facts)]
+                matches = oracle.matching_types(subbed, len(choice) > 0)
                 if len(matches) > 1:
                     overlaps.setdefault((matches[0], matches[1]), shown)
-            try:
-                value = engine.evaluate(codes)
-            except engine.EngineError:
+            value = oracle.classify(codes)
+            if value is None:
                 unmatched.append(shown)
                 continue
-            reached.add(value.type)
-            seen = strengths.setdefault(value.type, {})
-            other = seen.setdefault(value.strength, shown)
-            if other != shown and value.type not in ties:
-                ties[value.type] = (other, shown)
+            kind, strength = value
+            reached.add(kind)
+            seen = strengths.setdefault(kind, {})
+            other = seen.setdefault(strength, shown)
+            if other != shown and kind not in ties:
+                ties[kind] = (other, shown)
     return [unmatched, overlaps, reached, ties]
 
 

@@ -1,16 +1,15 @@
 """Every situation a dealt round can reach, enumerated exactly over the shoe's value classes.
 
-The spec's own engine is compiled in memory and its `play()` is driven over
-every sequence of value classes (one representative card per use of a class),
-depth first: a sequence is extended only when the round asks for one more
-card. Each draw decision is intercepted through the engine's `DRAWERS`, so the
-checks see which draw tables apply to a situation and which cell is consulted;
-each finished round is reduced to the truth of every bet clause and outcome,
-with its exact probability (cards drawn without replacement). Expected bet
-returns come from the exact `analyse()` of the engine's analysis companion when the game supports it (it
-tells ranks apart where a rule compares them; the value classes here do not).
-The result is a small summary, cached per engine, shared by the draw-table and
-bet checks.
+The game's rules, as a `RoundOracle` (see `oracles`), play every sequence of
+value classes (one representative card per use of a class), depth first: a
+sequence is extended only when the round asks for one more card. The oracle
+reports each draw decision, so the checks see which draw tables apply to a
+situation and which cell is consulted; each finished round is reduced to the
+truth of every bet clause and outcome, with its exact probability (cards drawn
+without replacement). Expected bet returns come from the exact analysis when
+the game has one (it tells ranks apart where a rule compares them; the value
+classes here do not). The result is a small summary, cached per oracle
+identity, shared by the draw-table and bet checks.
 """
 
 from __future__ import annotations
@@ -18,11 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from croupier.backends.engine.analysis_emitter import emit_analysis_module
-from croupier.backends.engine.emitter import EngineEmitter
-from croupier.backends.engine.loader import load_engine
-from croupier.backends.engine.python_expr import to_python
 from croupier.cache import cached, from_data
+from croupier.checks.oracles import Decision, RoundFailure, RoundOracle
 from croupier.semantics.model import Game
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
@@ -67,102 +63,58 @@ def value_classes(game: Game) -> list[tuple[list[str], int]]:
     return out
 
 
-def round_space(game: Game, full: bool = False) -> RoundSpace | None:
-    """The enumerated round space of a dealt-round game (None when there is none to build).
+def round_space(game: Game, oracle: RoundOracle | None, full: bool = False) -> RoundSpace | None:
+    """The enumerated round space of a dealt-round game (None when there is none to build, or no oracle).
 
     Unless `full`, the finished rounds are weighed only until every bet clause has been seen
-    to hold, when the engine's exact analysis gives the expected returns: `facts` then tells
+    to hold, when the exact analysis gives the expected returns: `facts` then tells
     which facts can hold, not their probabilities. The draw decisions are always all visited.
     """
-    if not game.is_dealt_round or game.shoe is None or not game.values or not game.deal_order:
+    if oracle is None or not game.is_dealt_round or game.shoe is None or not game.values or not game.deal_order:
         return None
-    emitter = EngineEmitter(game, game.path)
-    try:
-        source = emitter.emit()
-    except (OSError, SyntaxError, KeyError, ValueError):
-        return None  # an engine that cannot be written is reported by the build, not here
-    return cached("round-space", f"{full}\0{source}",
-                  lambda: _Enumerator(game, load_engine(source, f"check_{game.name}"), emitter, full).run(),
+    return cached("round-space", f"{full}\0{oracle.identity}", lambda: _Enumerator(game, oracle, full).run(),
                   decode=lambda data: from_data(data, (RoundSpace, Situation)))
 
 
 class _Enumerator:
-    """Drives one engine's `play()` over every value-class sequence."""
+    """Drives the oracle's rounds over every value-class sequence."""
 
-    def __init__(self, game: Game, engine, emitter: EngineEmitter, full: bool) -> None:
+    def __init__(self, game: Game, oracle: RoundOracle, full: bool) -> None:
         self.game = game
-        self.engine = engine
+        self.oracle = oracle
         self.space = RoundSpace()
         self.classes = value_classes(game)
-
-        def code(expr):
-            return compile(to_python(expr, emitter.constants), "<check>", "eval")
-
-        self.tables = []  # (index, hand, when code, row code, col code)
-        for i, t in enumerate(game.draws):
-            self.tables.append((i, t.hand, code(t.when) if t.when is not None else None,
-                                code(t.row_key), code(t.col_key) if t.col_key is not None else None))
-        probes = []  # (fact key, python text)
-        for b in game.bets.values():
-            probes += [(("win", b.name, i), to_python(w.when, emitter.constants)) for i, w in enumerate(b.wins)]
-            probes += [(("push", b.name, i), to_python(p, emitter.constants)) for i, p in enumerate(b.pushes)]
-        probes += [(("outcome", o), f"r.outcome == {o!r}") for o in game.outcomes]
-        self.probe_sources = [text for _key, text in probes]
-        self.probes = [(key, compile(text, "<check>", "eval")) for key, text in probes]
-        self.bets = [(b.name, engine.BETS[b.name]) for b in game.bets.values()]
-        engine.DRAWERS = tuple((hand, self.wrap(hand, decide)) for hand, decide in engine.DRAWERS)
-        self.max_cards = len(game.deal_order) + len(engine.DRAWERS)
+        self.fact_keys = oracle.fact_keys
+        self.bets = list(game.bets)
+        self.max_cards = len(game.deal_order) + len(game.hand_draws())
         self.last_decision_at = 0
         self.last_drawer: str | None = None
-        self.exact = load_engine(emit_analysis_module(game, game.path), f"check_{game.name}_analysis")
-        self.weigh_all = full or not self.exact.ANALYSIS["supported"]
-        self.unseen = set(range(len(self.probes)))  # probes never yet true
-        self.weights: dict[tuple, int] = {}  # probe vector -> weight of the rounds that give it
+        self.weigh_all = full or not oracle.exact_analysis
+        self.unseen = set(range(len(self.fact_keys)))  # facts never yet true
+        self.weights: dict[tuple, int] = {}  # fact vector -> weight of the rounds that give it
         self.examples: dict[tuple, object] = {}
-        self.probe_tuple = compile("(" + "".join(f"bool({e}), " for e in self.probe_sources) + ")",
-                                   "<check>", "eval")
         self.unit = 100  # a stake large enough that rounding rules round nothing away
 
     def describe(self, r) -> str:
-        return " · ".join(f"{h} {' '.join(getattr(r, h))}" for h in self.game.hands)
+        cards = self.oracle.hands(r)
+        return " · ".join(f"{h} {' '.join(cards[h])}" for h in self.game.hands)
 
-    def eval(self, code, r):
-        return eval(code, self.engine.__dict__, {"r": r})  # noqa: S307 - our own compiled expressions
-
-    def wrap(self, hand: str, decide):
+    def decided(self, d: Decision) -> None:
+        """Note one draw decision: the tables that apply, the cell consulted, a missing cell."""
         space = self.space
-        mine = [t for t in self.tables if t[1] == hand]
-        error = self.engine.EngineError
-        hands = tuple(self.game.hands)
+        self.last_decision_at = d.dealt
+        if len(d.tables) > 1:
+            self.note(space.overlaps, (d.tables[0], d.tables[1]), d)
+        if d.tables:
+            self.note(space.consulted, (d.tables[0], d.key), d)
+            if d.cell is None:
+                self.note(space.gaps, (d.tables[0], d.key), d)
+        if d.cell:
+            self.last_drawer = d.hand
 
-        def note(found: dict, key, r) -> None:
-            if key not in found:
-                found[key] = Situation(hand, self.describe(r))
-
-        def decide_and_record(r):
-            self.last_decision_at = sum(len(getattr(r, h)) for h in hands)
-            applies = []
-            for index, _hand, when, row, col in mine:
-                if when is None or self.eval(when, r):
-                    applies.append((index, row, col))
-            if len(applies) > 1:
-                note(space.overlaps, (applies[0][0], applies[1][0]), r)
-            if not applies:
-                result = decide(r)
-            else:
-                index, row, col = applies[0]
-                key = self.eval(row, r) if col is None else (self.eval(row, r), self.eval(col, r))
-                note(space.consulted, (index, key), r)
-                try:
-                    result = decide(r)
-                except error:
-                    note(space.gaps, (index, key), r)
-                    result = ("gap", key, False)
-            if result[2]:
-                self.last_drawer = hand
-            return result
-
-        return decide_and_record
+    def note(self, found: dict, key, d: Decision) -> None:
+        if key not in found:
+            found[key] = Situation(d.hand, self.describe(d.round))
 
     def cards_for(self, seq: list[int]) -> list[str] | None:
         used = [0] * len(self.classes)
@@ -204,10 +156,11 @@ class _Enumerator:
                 if r is None:
                     continue
                 n = len(seq)
-                if r.cards_used <= n:
+                cards_used = self.oracle.cards_used(r)
+                if cards_used <= n:
                     self.leaf(r, weight * go_on[n])
                     continue
-                if r.cards_used == n + 1 and self.last_decision_at <= n:
+                if cards_used == n + 1 and self.last_decision_at <= n:
                     # the next card is the round's last and no rule looks at it: vary it in place
                     for c, size in enumerate(sizes):
                         if size - used[c] > 0:
@@ -225,15 +178,13 @@ class _Enumerator:
         return self.space
 
     def exact_returns(self) -> None:
-        """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them;
+        """Prefer the exact analysis (it tells ranks apart where a rule compares them;
         and unless `full`, the enumeration here stops weighing rounds early)."""
-        if not self.exact.ANALYSIS["supported"]:
+        if not self.oracle.exact_analysis:
             return
-        try:
-            bets = self.exact.analyse(self.engine)["bets"]
-        except self.engine.EngineError:
-            return
-        self.space.returns = {name: Fraction(b["expected_return"]) for name, b in bets.items()}
+        returns = self.oracle.exact_returns()
+        if returns is not None:
+            self.space.returns = returns
 
     def play(self, seq: list[int]):
         cards = self.cards_for(self.filler(seq))
@@ -242,8 +193,8 @@ class _Enumerator:
         self.last_decision_at = 0
         self.last_drawer = None
         try:
-            return self.engine.play(cards)
-        except self.engine.EngineError as exc:
+            return self.oracle.play(cards, self.decided)
+        except RoundFailure as exc:
             self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
             return None
 
@@ -251,10 +202,9 @@ class _Enumerator:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""
         if self.last_drawer is None:
             return
-        getattr(r, self.last_drawer)[-1] = card
         try:
-            r.outcome = self.engine.outcome_of(r)
-        except self.engine.EngineError as exc:
+            r = self.oracle.with_last_card(r, self.last_drawer, card)
+        except RoundFailure as exc:
             self.space.failures.setdefault(str(exc), self.describe(r))
             return
         self.leaf(r, weight)
@@ -263,50 +213,36 @@ class _Enumerator:
         self.space.leaves += 1
         if not self.unseen and not self.weigh_all:
             return
-        try:
-            vector = self.eval(self.probe_tuple, r)
-        except self.engine.EngineError:
-            vector = tuple(self.probe_safely(code, r) for _key, code in self.probes)
+        vector, failures = self.oracle.facts(r)
+        for message in failures:
+            self.space.failures.setdefault(message, self.describe(r))
         if vector in self.weights:
             self.weights[vector] += weight
         else:
             self.weights[vector] = weight
-            self.examples[vector] = self.clone(r)
+            self.examples[vector] = self.oracle.snapshot(r)
             self.unseen -= {i for i, holds in enumerate(vector) if holds}
 
-    def clone(self, r):
-        copy = self.engine.Round()
-        for h in self.game.hands:
-            setattr(copy, h, list(getattr(r, h)))
-        copy.outcome, copy.cards_used = r.outcome, r.cards_used
-        return copy
-
-    def probe_safely(self, code, r) -> bool:
-        try:
-            return bool(self.eval(code, r))
-        except self.engine.EngineError as exc:
-            self.space.failures.setdefault(str(exc), self.describe(r))
-            return False
-
     def summarise(self) -> None:
-        """Probabilities of every fact and expected returns, from the weight of each probe vector."""
+        """Probabilities of every fact and expected returns, from the weight of each fact vector."""
         space = self.space
         facts: dict[tuple, int] = {}
         returns: dict[str, Fraction] = {}
         for vector, weight in self.weights.items():
-            for (key, _code), holds in zip(self.probes, vector):
+            for key, holds in zip(self.fact_keys, vector):
                 if holds:
                     facts[key] = facts.get(key, 0) + weight
             r = self.examples[vector]
-            for name, pay in self.bets:
+            for name in self.bets:
                 try:
-                    back = Fraction(pay(r, self.unit)) / self.unit
-                except self.engine.EngineError as exc:
+                    back = self.oracle.bet_return(r, name, self.unit) / self.unit
+                except RoundFailure as exc:
                     space.failures.setdefault(str(exc), self.describe(r))
                     continue
                 returns[name] = returns.get(name, Fraction(0)) + weight * back
-        space.facts = {k: Fraction(v, self.denominator) for k, v in facts.items()}
-        space.returns = {k: v / self.denominator for k, v in returns.items()}
+        self.space.facts = {k: Fraction(v, self.denominator) for k, v in facts.items()}
+        self.space.returns = {k: v / self.denominator for k, v in returns.items()}
+
 
 def _falling(n: int, k: int) -> int:
     out = 1

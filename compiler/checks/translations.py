@@ -1,5 +1,8 @@
 """Check the spec's labels against the project's card languages (given as data by the driver).
 
+The card languages come in as data (the project's list; by default
+`croupier.project.DEFAULT_LANGUAGES`).
+
 A card falls back (zh-Hant → zh → en, then the name) when a label is missing,
 so a gap is not an error, but the card would show a word in the wrong
 language: each gap is a warning pointing at the labels that lack it (W0601).

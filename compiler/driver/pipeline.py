@@ -20,6 +20,7 @@ from croupier.backends.conformance.emitter import emit_conformance
 from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import run_checks
 from croupier.diagnostics import Diagnostic
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
@@ -27,6 +28,7 @@ from croupier.project import DEFAULT_LANGUAGES, Project, display_path, find_proj
 from croupier.semantics.cases import cases_for
 from croupier.semantics.model import Game
 from croupier.semantics.resolve import Loader
+from croupier.tools.analysis import card_math
 
 
 @dataclass
@@ -67,7 +69,7 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
     result = Compiled(shown, game, list(diags))
     if game is None or any(d.is_error for d in diags):
         return result
-    result.diagnostics.extend(run_checks(game, languages))
+    result.diagnostics.extend(run_checks(game, engine_oracle, languages))
     if not emit or not result.ok:
         return result
     cases_dir = cases_dir or (project.cases_dir if project is not None else None)
@@ -81,11 +83,24 @@ def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit
     examples = [c for c in cases if c.example]
     engine = load_engine(engine_source, game.name)
     for lang in languages:
-        for fmt, text in render_cards(game, lang, examples, engine, languages).items():
+        math = card_mathematics(game, lang)
+        for fmt, text in render_cards(game, lang, examples, engine, languages, math).items():
             result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
     if cases:
         result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
     return result
+
+
+def card_mathematics(game: Game, lang: str) -> dict | None:
+    """A card's mathematics section in one language, from the analysis tool: {"view": figures,
+    "chart": SVG text}, or None when the analysis cannot cover the game (the card is built without it)."""
+    try:
+        view = card_math.math_view(game, lang)
+        if view is None:
+            return None
+        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
+    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
+        return None
 
 
 def default_specs(project: Project | None = None) -> list[Path]:

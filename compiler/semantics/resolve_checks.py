@@ -7,14 +7,11 @@ known); problems are reported through `err`. The expressions are `resolve_exprs`
 
 from __future__ import annotations
 
-import ast as pyast
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 from croupier.diagnostics import Span
 from croupier.semantics import model
+from croupier.semantics.answer_fields import ANSWER_SUFFIXES, ENGINE_GLOBALS
 from croupier.semantics.expr import names_used
 from croupier.syntax import ast
 
@@ -127,80 +124,7 @@ def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.Room
 
 
 # ---- names that the engine writes into its answers, or turns into Python identifiers --------------------
-PACKAGE = Path(__file__).resolve().parent.parent
-RUNTIME = PACKAGE / "backends" / "engine" / "runtime"
-# the runtime variables that hold an answer, a log record or a note merged into one
-ANSWER_VARS = ("out", "note", "result", "record", "rec")
-# the compiler's own writers of answer fields (`play --json` adds the steps, a log record the room)
-ANSWER_WRITERS = ("explain.py", "replay.py")
-# the exact analysis nests every spec name one level down (outcomes, bets, …), so its keys cannot clash
-NOT_ANSWERS = ("analysis_round.py", "__init__.py")
-
-
-@dataclass(frozen=True)
-class RuntimeNames:
-    """What the runtime's source says about names: answer keys, suffixes, Round's fields, its globals."""
-
-    answer_keys: frozenset[str]
-    suffixes: tuple[str, ...]
-    round_fields: frozenset[str]
-    globals: frozenset[str]
-
-
-def _str(node: pyast.AST) -> str | None:
-    return node.value if isinstance(node, pyast.Constant) and isinstance(node.value, str) else None
-
-
-@lru_cache(maxsize=1)
-def runtime_names() -> RuntimeNames:
-    """Read the runtime's source (never run it): every fixed key written into an answer (`out["error"] = …`,
-    `{"error": …}`), every suffix added to a spec name (`out[hand + "_total"]`), the `Round`'s own
-    `__slots__`, and every top-level name the runtime defines."""
-    keys: set[str] = set()
-    suffixes: set[str] = set()
-    fields: set[str] = set()
-    top: set[str] = set()
-    for path in sorted(RUNTIME.glob("*.py")) + [PACKAGE / "tools" / name for name in ANSWER_WRITERS]:
-        in_runtime = path.parent == RUNTIME
-        tree = pyast.parse(path.read_text(encoding="utf-8"))
-        for node in tree.body if in_runtime else ():
-            if isinstance(node, (pyast.FunctionDef, pyast.ClassDef)):
-                top.add(node.name)
-            elif isinstance(node, pyast.Assign):
-                top.update(t.id for t in node.targets if isinstance(t, pyast.Name))
-        for node in pyast.walk(tree):
-            if isinstance(node, pyast.ClassDef) and node.name == "Round":
-                for item in pyast.walk(node):
-                    if isinstance(item, pyast.Assign) and any(
-                            isinstance(t, pyast.Name) and t.id == "__slots__" for t in item.targets):
-                        fields.update(s for c in pyast.walk(item.value) if (s := _str(c)) is not None)
-            if path.name in NOT_ANSWERS:
-                continue
-            if isinstance(node, pyast.Assign):
-                for t in node.targets:
-                    if isinstance(t, pyast.Subscript) and isinstance(t.value, pyast.Name) and t.value.id in ANSWER_VARS:
-                        if (s := _str(t.slice)) is not None:
-                            keys.add(s)
-                        elif isinstance(t.slice, pyast.BinOp) and (s := _str(t.slice.right)) is not None:
-                            suffixes.add(s)
-                    if isinstance(t, pyast.Name) and t.id in ANSWER_VARS and isinstance(node.value, pyast.Dict):
-                        keys.update(s for k in node.value.keys if k is not None and (s := _str(k)) is not None)
-            if isinstance(node, pyast.Call) and getattr(node.func, "attr", None) == "dumps":
-                for arg in node.args:
-                    if isinstance(arg, pyast.Dict):
-                        keys.update(s for k in arg.keys if k is not None and (s := _str(k)) is not None)
-    return RuntimeNames(frozenset(keys), tuple(sorted(suffixes)), frozenset(fields), frozenset(top))
-
-
-def reserved_for(kind: str) -> frozenset[str]:
-    """Names a declared hand, event or formula may not take: the engine writes them as answer fields
-    (a hand is also an attribute of the engine's `Round`)."""
-    rn = runtime_names()
-    if kind == "hand":
-        return rn.answer_keys | rn.round_fields
-    if kind in ("event", "formula"):
-        return rn.answer_keys
-    return frozenset()
+# (the answer's fields and the engine's own names are declared in `answer_fields`)
 
 
 def draw_ident(hand: str, index: int, count: int) -> str:
@@ -212,7 +136,6 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
     """Two spec names that become the same answer field or the same Python identifier are errors:
     the answer keys (hands, `<hand>_total`, events, formulas) and the engine's identifiers
     (`DRAW_<HAND>`, `decide_<hand>`, `event_<name>`, `bet_<name>`, `type_<name>`, `formula_<name>`)."""
-    rn = runtime_names()
     fields: dict[str, tuple[str, str, Span]] = {}
 
     def field_(key: str, kind: str, name: str, span: Span) -> None:
@@ -226,7 +149,7 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
         for h in g.hands.values():
             field_(h.name, "hand", h.name, h.span)
         for h in g.hands.values():
-            for suffix in rn.suffixes:
+            for suffix in ANSWER_SUFFIXES:
                 field_(h.name + suffix, "hand", h.name, h.span)
         for e in g.events.values():
             field_(e.name, "event", e.name, e.span)
@@ -239,7 +162,7 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
     def ident(py: str, kind: str, name: str, span: Span) -> None:
         if py in idents and (name, idents[py][1]) in reported:
             return
-        if py in rn.globals:
+        if py in ENGINE_GLOBALS:
             err("E0117", f"{kind} `{name}` becomes `{py}` in the engine, a name its runtime already uses", span,
                 "choose another name")
         elif py in idents and idents[py][:2] != (kind, name):

@@ -17,7 +17,7 @@ from typing import Any
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.semantics import model
-from croupier.semantics.resolve_checks import reserved_for
+from croupier.semantics.answer_fields import reserved_for
 from croupier.semantics.resolve_exprs import Unresolved
 from croupier.semantics.scopes import Checker
 from croupier.syntax import ast
@@ -66,7 +66,7 @@ class Context:
     def check_name(self, stmt: ast.Named, kind: str) -> None:
         """A declared name becomes part of the engine's Python and of its answers: no keywords, no dunders,
         and for a hand, an event or a formula not a field the engine's answer already has (`error`,
-        `returns`, …, read from the runtime by `reserved_for`)."""
+        `returns`, …, declared in `answer_fields`)."""
         name = stmt.name
         span = stmt.name_span or stmt.span
         if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name.startswith("__"):

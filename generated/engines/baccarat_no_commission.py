@@ -48,8 +48,10 @@ dealt_round:
   card_value(card)                The value of one card; asking for a card that was not dealt is an error.
   same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
   grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
+  MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
-  play(cards, explain=False)      Adjudicate one round from cards in dealing order; unused cards are left over.
+  play(cards, explain=False, observe=None)
+                                  Adjudicate one round from cards in dealing order; unused cards are left over.
   settle(r, bets)                 What each bet returns, stake included (0 when lost), for an adjudicated round.
   pays_to(stake, ratio, commission, unit, rounding)
                                   Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
@@ -128,13 +130,13 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'parse_card', 'parse_cards', 'check_copies',
     'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to', 'total', 'third',
-    'card_value', 'same_rank', 'grid_table', 'Round', 'play', 'settle', 'pays_to', 'record', 'read_request',
-    'adjudicate', 'check_limits', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan',
-    'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe',
-    'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural',
-    'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of',
-    'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'bet_super6', 'no_valid_bets',
-    'pushed_banker', 'pushed_player'
+    'card_value', 'same_rank', 'grid_table', 'MissingCell', 'Round', 'play', 'settle', 'pays_to', 'record',
+    'read_request', 'adjudicate', 'check_limits', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides',
+    'squeeze_plan', 'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table',
+    'deal_shoe', 'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl',
+    'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker',
+    'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'bet_super6',
+    'no_valid_bets', 'pushed_banker', 'pushed_player'
 ]
 
 
@@ -488,6 +490,15 @@ def grid_table(columns, rows):
 # ---- runtime: dealt_round.grid_table (end) ----
 
 
+class MissingCell(EngineError):
+    """A draw table has no cell for the key a round reaches (a gap in the spec's grid)."""
+
+    def __init__(self, rule, key):
+        super().__init__(f"the table {rule!r} has no cell for {key}")
+        self.rule = rule
+        self.key = key
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -501,10 +512,14 @@ class Round:
         self.steps = []
 
 
-def play(cards, explain=False):
+def play(cards, explain=False, observe=None):
     """Adjudicate one round from cards in dealing order; unused cards are left over.
 
     With `explain`, `Round.steps` lists every deal and decision with the rule behind it.
+    With `observe`, `observe(hand, r)` is called before each draw decision with the round so far,
+    and a table's missing cell makes the hand stand instead of stopping the round: a tool that
+    surveys every round (`croupier check`) then sees every such cell, reading which table applies
+    and its key from `DECISION_TABLES`.
     """
     codes = parse_cards(cards)
     check_copies(codes)
@@ -523,7 +538,14 @@ def play(cards, explain=False):
             r.steps.append({"step": "stand all", "rule": STAND_RULE})
     else:
         for hand, decide in DRAWERS:
-            rule, key, draws = decide(r)
+            if observe is None:
+                rule, key, draws = decide(r)
+            else:
+                observe(hand, r)
+                try:
+                    rule, key, draws = decide(r)
+                except MissingCell as gap:
+                    rule, key, draws = gap.rule, gap.key, False
             if draws:
                 if pos >= n:
                     raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
@@ -1026,7 +1048,7 @@ def decide_player(r):
     key = total(r.player)
     draws = DRAW_PLAYER.get(key)
     if draws is None:
-        raise EngineError(f"the table {DRAW_PLAYER_RULE!r} has no cell for {key}")
+        raise MissingCell(DRAW_PLAYER_RULE, key)
     return DRAW_PLAYER_RULE, key, draws
 
 
@@ -1061,18 +1083,27 @@ def decide_banker(r):
         key = total(r.banker)
         draws = DRAW_BANKER_1.get(key)
         if draws is None:
-            raise EngineError(f"the table {DRAW_BANKER_1_RULE!r} has no cell for {key}")
+            raise MissingCell(DRAW_BANKER_1_RULE, key)
         return DRAW_BANKER_1_RULE, key, draws
     if (len(r.player) > DEALT['player']):
         key = (total(r.banker), card_value(third(r.player)))
         draws = DRAW_BANKER_2.get(key)
         if draws is None:
-            raise EngineError(f"the table {DRAW_BANKER_2_RULE!r} has no cell for {key}")
+            raise MissingCell(DRAW_BANKER_2_RULE, key)
         return DRAW_BANKER_2_RULE, key, draws
     return 'no draw table applies: banker stands', None, False
 
 
 DRAWERS = (('player', decide_player), ('banker', decide_banker), )
+
+
+# Each draw table's (hand, grid, rule, applies, key), in the spec's order (applies None: always),
+# for tools that trace a round's decisions with play(cards, observe=...).
+DECISION_TABLES = (
+    ('player', DRAW_PLAYER, DRAW_PLAYER_RULE, None, lambda r: total(r.player)),
+    ('banker', DRAW_BANKER_1, DRAW_BANKER_1_RULE, lambda r: (not (len(r.player) > DEALT['player'])), lambda r: total(r.banker)),
+    ('banker', DRAW_BANKER_2, DRAW_BANKER_2_RULE, lambda r: (len(r.player) > DEALT['player']), lambda r: (total(r.banker), card_value(third(r.player)))),
+)
 
 
 def outcome_of(r):
@@ -1144,6 +1175,21 @@ def bet_super6(r, stake):
 
 
 BETS = {'banker': bet_banker, 'player': bet_player, 'tie': bet_tie, 'banker_pair': bet_banker_pair, 'player_pair': bet_player_pair, 'super6': bet_super6}
+
+
+# Each bet clause's (bet, 'win' or 'push', index, test of a finished round), in the spec's
+# order, for tools that survey rounds.
+BET_CLAUSES = (
+    ('banker', 'win', 0, lambda r: ((r.outcome == 'banker') and (total(r.banker) == 6))),
+    ('banker', 'win', 1, lambda r: (r.outcome == 'banker')),
+    ('banker', 'push', 0, lambda r: (r.outcome == 'tie')),
+    ('player', 'win', 0, lambda r: (r.outcome == 'player')),
+    ('player', 'push', 0, lambda r: (r.outcome == 'tie')),
+    ('tie', 'win', 0, lambda r: (r.outcome == 'tie')),
+    ('banker_pair', 'win', 0, lambda r: event_banker_pair(r)),
+    ('player_pair', 'win', 0, lambda r: event_player_pair(r)),
+    ('super6', 'win', 0, lambda r: ((r.outcome == 'banker') and (total(r.banker) == 6))),
+)
 
 
 def no_valid_bets(r, bets):

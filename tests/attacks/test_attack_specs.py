@@ -16,7 +16,6 @@ import pytest
 from conftest import ROOT
 
 from croupier.cli import main as cli
-from croupier.semantics.resolve_checks import runtime_names
 
 SPEC = ROOT / "spec"
 BASE_OK = (ROOT / "tests" / "errors" / "base_ok.rules").read_text(encoding="utf-8").split("\n", 1)[1]
@@ -62,13 +61,6 @@ def line_of(text: str, needle: str) -> int:
 
 
 # ---- names that clash with the answer's fields, or with each other in the engine ----------------------------
-def test_reserved_fields_are_read_from_the_runtime() -> None:
-    names = runtime_names()
-    assert {"error", "returns", "cards_used", "outcome", "hands", "order", "transfers", "net", "results"} <= \
-        names.answer_keys
-    assert "_total" in names.suffixes and "steps" in names.round_fields
-
-
 def test_a_hand_named_error(tmp_path: Path) -> None:
     text = BASE_OK.replace("hand b ", "hand error ").replace("deal p, b, p, b", "deal p, error, p, error").replace(
         "total(b)", "total(error)")

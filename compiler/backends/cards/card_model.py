@@ -2,14 +2,14 @@
 
 Everything a card shows is derived here from the resolved model (the reference
 cases marked as examples, the generated engine for example hands and payout
-arithmetic, and the exact analysis when it is available); templates only lay it
-out and translate the fixed prose. Spec text stays plain strings: the HTML
+arithmetic); the mathematics section comes in as data, from the analysis tool
+that the driver runs (`math`: its view and chart, or None). Templates only lay
+it out and translate the fixed prose. Spec text stays plain strings: the HTML
 template escapes it, the Markdown template passes it through the `md` filter.
 """
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 from types import ModuleType
 
@@ -98,21 +98,6 @@ def draw_view(game: Game, t: DrawTable, lang: str) -> dict:
     }
 
 
-def math_section(game: Game, lang: str) -> dict | None:
-    """The mathematics of the exact analysis, when that module exists and covers the game."""
-    try:
-        card_math = importlib.import_module("croupier.tools.analysis.card_math")
-    except ImportError:
-        return None
-    try:
-        view = card_math.math_view(game, lang)
-        if view is None:
-            return None
-        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
-    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
-        return None
-
-
 def _label(game: Game, kind: str, name: str, lang: str) -> str:
     group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events,
              "hand": game.hands}.get(kind, {})
@@ -139,8 +124,9 @@ def _items(things, lang: str, **fields) -> list[dict]:
 
 
 def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
-              langs: tuple[str, ...] = ()) -> dict:
-    """Everything a rule card shows, for one language."""
+              langs: tuple[str, ...] = (), math: dict | None = None) -> dict:
+    """Everything a rule card shows, for one language; `math` is the mathematics section in that
+    language ({"view": figures, "chart": SVG text}), or None for a card without one."""
     g = game
     shoe = g.shoe
     view: dict = {
@@ -175,7 +161,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "hand_size": list(g.hand_size) if g.hand_size else None,
         "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
         "suit_order": [SUIT_SYMBOLS.get(s, s) for s in g.suit_order],
-        "math": math_section(g, lang),
+        "math": math,
     }
     if shoe is not None:
         view["shoe"] = {

@@ -91,12 +91,13 @@ def render_view(view: dict, fmt: str) -> str:
 
 
 def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
-                 langs: tuple[str, ...] = ()) -> dict[str, str]:
-    """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}."""
-    view = card_view(game, lang, examples, engine, langs)
+                 langs: tuple[str, ...] = (), math: dict | None = None) -> dict[str, str]:
+    """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}
+    (`math`: the mathematics section, see `card_view`)."""
+    view = card_view(game, lang, examples, engine, langs, math)
     return {fmt: render_view(view, fmt) for fmt in ("md", "html")}
 
 
-def render_markdown(game: Game, lang: str, examples: list[Case]) -> str:
+def render_markdown(game: Game, lang: str, examples: list[Case], math: dict | None = None) -> str:
     """The Markdown rule card of a game in one language (no engine: no example hands)."""
-    return render_view(card_view(game, lang, examples), "md")
+    return render_view(card_view(game, lang, examples, math=math), "md")

@@ -178,7 +178,7 @@ class EngineEmitter:
                         f"key = {key}",
                         f"draws = {t.ident}.get(key)",
                         "if draws is None:",
-                        f"    raise EngineError(f\"the table {{{t.ident}_RULE!r}} has no cell for {{key}}\")",
+                        f"    raise MissingCell({t.ident}_RULE, key)",
                         f"return {t.ident}_RULE, key, draws",
                     ]
                     if t.when is not None:
@@ -195,6 +195,7 @@ class EngineEmitter:
             drawers.append(hand)
         w.line("DRAWERS = (" + "".join(f"({literal(h)}, decide_{h}), " for h in drawers) + ")")
         w.blank(2)
+        self.decision_tables()
         with w.block("def outcome_of(r):"):
             w.line('"""The outcome of a finished round."""')
             for o in g.outcomes.values():
@@ -223,7 +224,38 @@ class EngineEmitter:
             w.blank(2)
         w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in g.bets) + "}")
         w.blank(2)
+        self.bet_clauses()
         table_functions(g, w, self.py)
+
+    def decision_tables(self) -> None:
+        """`DECISION_TABLES`: each draw table's hand, grid, rule, condition and key, in the spec's order,
+        for a tool that traces the decisions of `play(cards, observe=...)`."""
+        w = self.funcs
+        w.comment("Each draw table's (hand, grid, rule, applies, key), in the spec's order (applies None: always),")
+        w.comment("for tools that trace a round's decisions with play(cards, observe=...).")
+        w.line("DECISION_TABLES = (")
+        for t in self.game.draws:
+            applies = f"lambda r: {self.py(t.when)}" if t.when is not None else "None"
+            key = self.py(t.row_key)
+            if t.col_key is not None:
+                key = f"({key}, {self.py(t.col_key)})"
+            w.line(f"    ({literal(t.hand)}, {t.ident}, {t.ident}_RULE, {applies}, lambda r: {key}),")
+        w.line(")")
+        w.blank(2)
+
+    def bet_clauses(self) -> None:
+        """`BET_CLAUSES`: every win and push condition of every bet, as a test of a finished round."""
+        w = self.funcs
+        w.comment("Each bet clause's (bet, \"win\" or \"push\", index, test of a finished round), in the spec's")
+        w.comment("order, for tools that survey rounds.")
+        w.line("BET_CLAUSES = (")
+        for b in self.game.bets.values():
+            for i, rule in enumerate(b.wins):
+                w.line(f"    ({literal(b.name)}, 'win', {i}, lambda r: {self.py(rule.when)}),")
+            for i, push in enumerate(b.pushes):
+                w.line(f"    ({literal(b.name)}, 'push', {i}, lambda r: {self.py(push)}),")
+        w.line(")")
+        w.blank(2)
 
     def named_functions(self, registry: str, prefix: str, arg: str, items: list) -> None:
         """One function per named spec expression (`def event_natural(r)`), then a registry tuple of them.

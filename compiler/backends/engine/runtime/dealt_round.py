@@ -63,6 +63,15 @@ def grid_table(columns, rows):
 # ---- end grid_table ----
 
 
+class MissingCell(EngineError):
+    """A draw table has no cell for the key a round reaches (a gap in the spec's grid)."""
+
+    def __init__(self, rule, key):
+        super().__init__(f"the table {rule!r} has no cell for {key}")
+        self.rule = rule
+        self.key = key
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -76,10 +85,14 @@ class Round:
         self.steps = []
 
 
-def play(cards, explain=False):
+def play(cards, explain=False, observe=None):
     """Adjudicate one round from cards in dealing order; unused cards are left over.
 
     With `explain`, `Round.steps` lists every deal and decision with the rule behind it.
+    With `observe`, `observe(hand, r)` is called before each draw decision with the round so far,
+    and a table's missing cell makes the hand stand instead of stopping the round: a tool that
+    surveys every round (`croupier check`) then sees every such cell, reading which table applies
+    and its key from `DECISION_TABLES`.
     """
     codes = parse_cards(cards)
     check_copies(codes)
@@ -98,7 +111,14 @@ def play(cards, explain=False):
             r.steps.append({"step": "stand all", "rule": STAND_RULE})
     else:
         for hand, decide in DRAWERS:
-            rule, key, draws = decide(r)
+            if observe is None:
+                rule, key, draws = decide(r)
+            else:
+                observe(hand, r)
+                try:
+                    rule, key, draws = decide(r)
+                except MissingCell as gap:
+                    rule, key, draws = gap.rule, gap.key, False
             if draws:
                 if pos >= n:
                     raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")

@@ -1,0 +1,186 @@
+"""The game as it runs, for the static checks: their oracle protocols answered by the generated engine.
+
+`engine_oracle(game)` emits the game's engine and wraps it in an `EngineOracle`,
+which answers the questions of `croupier.checks.oracles` through the engine's
+own public calls only: `play(cards, observe=...)` with `DECISION_TABLES` for
+each draw decision, `BET_CLAUSES` and `Round.outcome` for the facts of a
+finished round, `BETS`, `outcome_of`, the analysis companion's `analyse`, and for a seat game
+`HandFacts`, `TYPE_TESTS` and `evaluate`. Nothing of the engine is replaced and
+nothing is compiled here: the engine is loaded once, when a check first asks.
+The driver passes `engine_oracle` to `run_checks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from types import ModuleType
+
+from croupier.backends.engine.analysis_emitter import emit_analysis_module
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine, source_digest
+from croupier.checks.oracles import Decision, RoundFailure
+from croupier.semantics.model import Game
+
+
+def engine_oracle(game: Game) -> EngineOracle | None:
+    """An oracle for a game, from its engine (None when no engine can be written for it)."""
+    try:
+        source = emit_engine(game, game.path)
+    except (OSError, SyntaxError, KeyError, ValueError):
+        return None  # an engine that cannot be written is reported by the build, not by the checks
+    return EngineOracle(game, source)
+
+
+class EngineOracle:
+    """Answers the checks' questions about one game by running its engine (see `checks.oracles`)."""
+
+    def __init__(self, game: Game, source: str) -> None:
+        self.game = game
+        self.source = source
+        self.identity = source_digest(source)
+        self._engine: ModuleType | None = None
+        self._companion: ModuleType | None = None
+        self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
+        self._tests: list[Callable] = []
+        self._keys: tuple[tuple, ...] = ()
+
+    # ---- the engine, loaded when first needed ----------------------------------------------------------------
+    @property
+    def engine(self) -> ModuleType:
+        """The loaded engine (loaded, and its registries read, on first use)."""
+        return self._engine or self._load()
+
+    def _load(self) -> ModuleType:
+        if self._engine is None:
+            engine = load_engine(self.source, f"check_{self.game.name}")
+            if hasattr(engine, "DECISION_TABLES"):
+                for index, (hand, grid, _rule, applies, key) in enumerate(engine.DECISION_TABLES):
+                    self._tables.setdefault(hand, []).append((index, grid, applies, key))
+                keys: list[tuple] = []
+                for bet, kind, i, test in engine.BET_CLAUSES:
+                    keys.append((kind, bet, i))
+                    self._tests.append(test)
+                for outcome in engine.OUTCOME_RULES:
+                    keys.append(("outcome", outcome))
+                    self._tests.append(_outcome_is(outcome))
+                self._keys = tuple(keys)
+            self._engine = engine
+        return self._engine
+
+    @property
+    def fact_keys(self) -> tuple[tuple, ...]:
+        self._load()
+        return self._keys
+
+    @property
+    def companion(self) -> ModuleType | None:
+        """The game's exact-analysis companion module (None for a game without one), loaded on first use."""
+        if self._companion is None and self.game.is_dealt_round:
+            source = emit_analysis_module(self.game, self.game.path)
+            self._companion = load_engine(source, f"check_{self.game.name}_analysis")
+        return self._companion
+
+    @property
+    def exact_analysis(self) -> bool:
+        companion = self.companion
+        return companion is not None and bool(companion.ANALYSIS.get("supported"))
+
+    # ---- dealt rounds --------------------------------------------------------------------------------------
+    def play(self, cards: Sequence[str], decided: Callable[[Decision], None]) -> object:
+        engine = self.engine
+        tables = self._tables
+        hands = engine.HANDS
+
+        def observe(hand: str, r) -> None:
+            dealt = sum(len(getattr(r, h)) for h in hands)
+            applying = []
+            first = None
+            for table in tables.get(hand, ()):
+                if table[2] is None or table[2](r):
+                    applying.append(table[0])
+                    first = first or table
+            key, cell = None, False
+            if first is not None:
+                key = first[3](r)
+                cell = first[1].get(key)
+            decided(Decision(hand, tuple(applying), key, cell, dealt, r))
+
+        try:
+            return engine.play(cards, observe=observe)
+        except engine.EngineError as exc:
+            raise RoundFailure(str(exc)) from None
+
+    def hands(self, round_: object) -> dict[str, list[str]]:
+        return {h: list(getattr(round_, h)) for h in self.engine.HANDS}
+
+    def cards_used(self, round_: object) -> int:
+        return round_.cards_used
+
+    def with_last_card(self, round_: object, hand: str, card: str) -> object:
+        engine = self.engine
+        getattr(round_, hand)[-1] = card
+        try:
+            round_.outcome = engine.outcome_of(round_)
+        except engine.EngineError as exc:
+            raise RoundFailure(str(exc)) from None
+        return round_
+
+    def snapshot(self, round_: object) -> object:
+        engine = self.engine
+        copy = engine.Round()
+        for h in engine.HANDS:
+            setattr(copy, h, list(getattr(round_, h)))
+        copy.outcome, copy.cards_used = round_.outcome, round_.cards_used
+        return copy
+
+    def facts(self, round_: object) -> tuple[tuple[bool, ...], list[str]]:
+        tests = self._tests
+        error = self.engine.EngineError
+        try:
+            return tuple(map(bool, [test(round_) for test in tests])), []
+        except error:
+            pass
+        vector, failures = [], []
+        for test in tests:
+            try:
+                vector.append(bool(test(round_)))
+            except error as exc:
+                failures.append(str(exc))
+                vector.append(False)
+        return tuple(vector), failures
+
+    def bet_return(self, round_: object, bet: str, stake: int) -> Fraction:
+        engine = self.engine
+        try:
+            return Fraction(engine.BETS[bet](round_, stake))
+        except engine.EngineError as exc:
+            raise RoundFailure(str(exc)) from None
+
+    def exact_returns(self) -> dict[str, Fraction] | None:
+        engine = self.engine
+        if self.companion is None:
+            return None
+        try:
+            bets = self.companion.analyse(engine)["bets"]
+        except engine.EngineError:
+            return None
+        return {name: Fraction(b["expected_return"]) for name, b in bets.items()}
+
+    # ---- seat games ---------------------------------------------------------------------------------------
+    def matching_types(self, ranks: Sequence[str], wild: bool) -> list[str]:
+        engine = self.engine
+        facts = engine.HandFacts(list(ranks), wild)
+        return [name for name, test in engine.TYPE_TESTS if test(facts)]
+
+    def classify(self, cards: Sequence[str]) -> tuple[str, object] | None:
+        engine = self.engine
+        try:
+            value = engine.evaluate(list(cards))
+        except engine.EngineError:
+            return None
+        return value.type, value.strength
+
+
+def _outcome_is(outcome: str) -> Callable:
+    return lambda r: r.outcome == outcome
