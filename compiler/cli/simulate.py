@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 
 def register(subparsers) -> None:
@@ -35,19 +34,12 @@ def exact_returns(game, engine) -> dict | None:
 
 
 def game_engine(spec: str):
-    """(game, engine source, loaded engine) of one spec; exit with its diagnostics when it is bad."""
-    from croupier.backends.engine.emitter import emit_engine
-    from croupier.backends.engine.loader import load_engine
-    from croupier.cli.main import _print_diags
-    from croupier.driver.pipeline import compile_all
+    """(game, engine source, loaded engine) of one spec, checked; exit with its diagnostics when it is bad."""
+    from croupier.cli.main import compiled_or_exit
+    from croupier.driver.compile import Level
 
-    results, loader = compile_all([Path(spec)], emit=False)
-    r = results[0]
-    if not r.ok:
-        _print_diags(r.diagnostics, loader.sources, "text", sys.stderr)
-        raise SystemExit(1)
-    source = emit_engine(r.game, r.spec)
-    return r.game, source, load_engine(source, r.game.name)
+    c = compiled_or_exit(spec, Level.CHECKED)
+    return c.game, c.engine_source, c.engine
 
 
 def cmd_simulate(args) -> int:

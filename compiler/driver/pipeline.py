@@ -1,69 +1,20 @@
-"""The pipeline: spec file → model → checks → artefacts; and build/check over a tree.
+"""Build and check over a tree of specs: every spec taken to a level by the driver, then written or compared.
 
-`compile_spec` runs one spec through every phase and returns its artefacts as
-text (path relative to the output folder → content). `write_artefacts` writes
-them (whole files, a manifest, see `outputs`); `stale` compares them with what is
-on disk, byte for byte.
+`compile_all` takes specs through `compile.compile_spec` (ALL for build and check, CHECKED
+without artefacts) and adds the card index to a full build; `write_artefacts` writes the
+artefacts (whole files, a manifest, see `outputs`); `stale` compares them with what is on
+disk, byte for byte.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.backends.cards.i18n import CARD_LANGS as I18N_CARD_LANGS
-from croupier.backends.cards.index import render_index
-from croupier.backends.cards.render import render_cards
-from croupier.backends.conformance.emitter import emit_conformance
-from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine
-from croupier.checks import run_checks
-from croupier.diagnostics import Diagnostic
+from croupier.driver.compile import Compiled, Level, compile_spec
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
 from croupier.paths import ROOT, display_path  # noqa: F401 - re-exported for callers
-from croupier.semantics.cases import cases_for
-from croupier.semantics.model import Game
-from croupier.semantics.resolve import Loader
 
-CARD_LANGS = I18N_CARD_LANGS
-
-
-@dataclass
-class Compiled:
-    """One spec's result: the game, its diagnostics and its artefacts."""
-
-    spec: str
-    game: Game | None
-    diagnostics: list[Diagnostic]
-    artefacts: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return self.game is not None and not any(d.is_error for d in self.diagnostics)
-
-
-def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit: bool = True) -> Compiled:
-    """Parse, resolve, check and (when clean) emit one spec."""
-    shown = display_path(path)
-    game, diags = loader.load(shown if (ROOT / shown).exists() and not Path(shown).is_absolute() else str(path))
-    result = Compiled(shown, game, list(diags))
-    if game is None or any(d.is_error for d in diags):
-        return result
-    result.diagnostics.extend(run_checks(game))
-    if not emit or not result.ok:
-        return result
-    cases, case_diags = cases_for(game.name, cases_dir or ROOT / "tests" / "cases")
-    result.diagnostics.extend(case_diags)
-    engine_source = emit_engine(game, shown)
-    result.artefacts[f"engines/{game.name}.py"] = engine_source
-    examples = [c for c in cases if c.example]
-    engine = load_engine(engine_source, game.name)
-    for lang in CARD_LANGS:
-        for fmt, text in render_cards(game, lang, examples, engine, CARD_LANGS).items():
-            result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
-    if cases:
-        result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
-    return result
+__all__ = ["Compiled", "compile_all", "default_specs", "stale", "write_artefacts"]
 
 
 def default_specs() -> list[Path]:
@@ -71,15 +22,20 @@ def default_specs() -> list[Path]:
 
 
 def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
-                index: bool | None = None) -> tuple[list[Compiled], Loader]:
-    """Compile specs with one loader; the card index is added to a full build (or when `index` says so)."""
-    loader = Loader()
-    results = [compile_spec(p, loader, cases_dir, emit) for p in specs]
+                index: bool | None = None) -> tuple[list[Compiled], dict[str, str]]:
+    """(results, the text of every spec file read); the card index is added to a full build (or when
+    `index` says so)."""
+    level = Level.ALL if emit else Level.CHECKED
+    results = [compile_spec(p, level, cases_dir=cases_dir) for p in specs]
     if index is None:
         index = [p.resolve() for p in specs] == [p.resolve() for p in default_specs()]
     if emit and index and results and all(r.ok for r in results):
+        from croupier.backends.cards.i18n import CARD_LANGS
+        from croupier.backends.cards.index import render_index
+
         results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], CARD_LANGS)
-    return results, loader
+    sources = {name: text for r in results for name, text in r.sources.items()}
+    return results, sources
 
 
 def encoded(text: str) -> bytes:
