@@ -8,8 +8,9 @@ compiler's package version, a digest of its own source files (computed once per
 process) and the Lark version. Editing a spec, a base it extends or the compiler
 computes them afresh; the output never depends on whether an entry was used.
 
-- In process, values (live ones too: a driver's compiled spec) are kept in a
-  bounded memory under the same keys: the same content is computed once a process.
+- In process, values (live ones too: the driver's work on a spec) are kept in a
+  bounded memory under the same keys (the versions being this process's, left out):
+  the same content is computed once a process. `forget()` empties it.
 - On disk, in $CROUPIER_CACHE (default: ~/.cache/croupier; CROUPIER_CACHE=off
   disables it), only data is kept: JSON, exact numbers as "n/d" strings (`to_data`
   and `from_data`). The only code ever rebuilt from an entry is source text, compiled
