@@ -98,7 +98,7 @@ def load_name(path: Path, shown: str) -> str:
         try:
             if Path(shown).resolve() == path.resolve():
                 return shown
-        except OSError:
+        except (OSError, ValueError, RuntimeError):  # a path no file can have, a loop of links
             pass
     return str(path)
 
