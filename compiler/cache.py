@@ -51,8 +51,8 @@ COMPILER = Path(__file__).resolve().parent
 CODE_SUFFIXES = {".py", ".lark", ".j2", ".css", ".po", ".pot"}
 MAX_ENTRY = 64 << 20
 MAX_TEXT = 4 << 20  # a file read for a content key (a spec is far smaller; a larger one is not keyed)
-MEMORY_ENTRIES = 256  # values kept in process, least recently used dropped first
-_MEMORY: OrderedDict[str, object] = OrderedDict()
+MEMORY_ENTRIES = 64  # values of one kind kept in process, the least recently used dropped first
+_MEMORY: dict[str, OrderedDict[str, object]] = {}  # kind -> memo key -> value
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -250,18 +250,18 @@ def store(kind: str, key: str, data: Any) -> None:
         pass
 
 
-def _memo(kind: str, key: str) -> str:
+def _memo(key: str) -> str:
     """The key in memory: the versions are those of this process, the same for every entry."""
-    return hashlib.sha256(f"{kind}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def recall(kind: str, key: str, decode: Callable[[Any], T] | None = None, disk: bool = True) -> T | None:
     """The value kept under (kind, key, versions): from memory, else (when `disk`) from a trusted disk entry
     that `decode` (default: `from_data`) turns back into a value; None when there is none."""
-    memo = _memo(kind, key)
-    if memo in _MEMORY:
-        _MEMORY.move_to_end(memo)
-        return _MEMORY[memo]  # type: ignore[return-value]
+    memo, kept = _memo(key), _MEMORY.get(kind, {})
+    if memo in kept:
+        kept.move_to_end(memo)
+        return kept[memo]  # type: ignore[return-value]
     if not disk or cache_dir() is None:
         return None
     data = load(kind, f"{versions()}\0{key}")
@@ -271,7 +271,7 @@ def recall(kind: str, key: str, decode: Callable[[Any], T] | None = None, disk: 
         value = (decode or from_data)(data)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError):
         return None  # an entry of another shape: a miss
-    _remember(memo, value)
+    _remember(kind, memo, value)
     return value
 
 
@@ -280,7 +280,7 @@ def keep(kind: str, key: str, value: Any, encode: Callable[[Any], Any] | None = 
     (default: `to_data`) makes of it. None is never kept; a value that does not encode stays in memory only."""
     if value is None:
         return
-    _remember(_memo(kind, key), value)
+    _remember(kind, _memo(key), value)
     if disk and cache_dir() is not None:
         try:
             data = (encode or to_data)(value)
@@ -289,11 +289,12 @@ def keep(kind: str, key: str, value: Any, encode: Callable[[Any], Any] | None = 
         store(kind, f"{versions()}\0{key}", data)
 
 
-def _remember(memo: str, value: object) -> None:
-    _MEMORY[memo] = value
-    _MEMORY.move_to_end(memo)
-    while len(_MEMORY) > MEMORY_ENTRIES:
-        _MEMORY.popitem(last=False)
+def _remember(kind: str, memo: str, value: object) -> None:
+    kept = _MEMORY.setdefault(kind, OrderedDict())
+    kept[memo] = value
+    kept.move_to_end(memo)
+    while len(kept) > MEMORY_ENTRIES:
+        kept.popitem(last=False)
 
 
 def forget() -> None:

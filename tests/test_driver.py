@@ -184,3 +184,18 @@ def test_the_compiler_digest_follows_every_source_file(monkeypatch, tmp_path):
         digests.append(cache.compiler_digest())
     cache.compiler_digest.cache_clear()
     assert len(set(digests)) == 4
+
+
+def test_the_memory_keeps_the_most_recent_values_of_each_kind():
+    cache.forget()
+    try:
+        for i in range(cache.MEMORY_ENTRIES + 10):
+            cache.keep("probe", f"k{i}", i, disk=False)
+            cache.keep("other", "one", "kept", disk=False)
+        assert cache.recall("probe", "k0", disk=False) is None
+        assert cache.recall("probe", f"k{cache.MEMORY_ENTRIES + 9}", disk=False) == cache.MEMORY_ENTRIES + 9
+        assert sum(cache.recall("probe", f"k{i}", disk=False) is not None
+                   for i in range(cache.MEMORY_ENTRIES + 10)) == cache.MEMORY_ENTRIES
+        assert cache.recall("other", "one", disk=False) == "kept"
+    finally:
+        cache.forget()
