@@ -33,9 +33,9 @@ def resolves(monkeypatch, tmp_path):
     calls: list[str] = []
     real = driver._Work.resolve
 
-    def counting(name, shown):
+    def counting(name, shown, disk=True):
         calls.append(Path(name).name)
-        return real(name, shown)
+        return real(name, shown, disk)
 
     monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
     cache.forget()
@@ -158,12 +158,13 @@ def test_play_loads_neither_checks_nor_cards(tmp_path):
     code = ("import sys; from croupier.cli.main import main; status = main(sys.argv[1:]); "
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('croupier.'))), file=sys.stderr); "
             "raise SystemExit(status)").replace("import sys;", "import json, sys;")
-    env = {**os.environ, "CROUPIER_CACHE": "off"}
+    env = {**os.environ, "CROUPIER_CACHE": str(tmp_path / "cache")}
     run = subprocess.run([sys.executable, "-c", code, "play", str(BACCARAT), "--cards", "3S 2H 4D 2C 6H AS"],
                          env=env, capture_output=True, text=True, check=True)
     loaded = json.loads(run.stderr.strip().splitlines()[-1])
     assert "croupier.driver.compile" in loaded and "croupier.backends.engine.emitter" in loaded
     assert not [m for m in loaded if m.startswith(("croupier.checks", "croupier.backends.cards"))]
+    assert not (tmp_path / "cache").exists()  # play must parse anyway: it neither reads nor writes the disk cache
 
 
 def test_the_version_is_the_package_version():

@@ -32,9 +32,9 @@ def compiles(monkeypatch, tmp_path):
     calls: list[str] = []
     real = driver._Work.resolve
 
-    def counting(name, shown):
+    def counting(name, shown, disk=True):
         calls.append(name)
-        return real(name, shown)
+        return real(name, shown, disk)
 
     monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
     cache.forget()

@@ -16,6 +16,9 @@ version and digest, Lark's version). Never a game name, never a file's age.
   that a command needing no model (`analyze` of a dealt round, `model=False`) skips
   parsing. Which bases a spec extends is found without parsing from a `bases` entry the
   last compile of the same text recorded; each base is read again and compared by digest.
+  The disk is used by the requests that can gain from it: those needing no model read and
+  write it, CHECKED and ALL (build, check, simulate) write it. `play` (ENGINE with a model)
+  neither reads nor writes it: it must parse anyway, and its start-up stays the compile's.
 
 Errors are not kept: a spec that does not resolve is compiled afresh each time. The back
 ends are imported only by the levels that use them: `play` loads neither checks nor cards.
@@ -78,14 +81,15 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
     path = Path(path)
     shown = display_path(path)
     name = load_name(path, shown)
-    key = content_key(name, shown)
+    disk = not model or level > Level.ENGINE
+    key = content_key(name, shown, disk)
     work = cache.recall("compiled", key, disk=False) if key is not None else None
     if work is None:
         if not model and level is Level.ENGINE and key is not None:
             hit = _engine_from_disk(key, shown)
             if hit is not None:
                 return hit
-        work = _Work.resolve(name, shown)
+        work = _Work.resolve(name, shown, disk)
         if work.key is not None:
             cache.keep("compiled", work.key, work, disk=False)
     return work.result(Level(level), cases_dir, langs)
@@ -105,13 +109,13 @@ def load_name(path: Path, shown: str) -> str:
 
 # --- content keys -----------------------------------------------------------------------------------
 
-def content_key(name: str, shown: str) -> str | None:
+def content_key(name: str, shown: str, disk: bool = True) -> str | None:
     """The key of a spec's content as it is on disk now: None when it cannot be read, or when no compile
-    in this process or in the disk cache recorded which bases this text extends."""
+    in this process (or, when `disk`, in the disk cache) recorded which bases this text extends."""
     text = cache.file_text(name)
     if text is None:
         return None
-    chain = cache.recall("bases", _bases_key(name, text), decode=_chain)
+    chain = cache.recall("bases", _bases_key(name, text), decode=_chain, disk=disk)
     if chain is None:
         return None
     files = [(name, text)]
@@ -138,7 +142,7 @@ def _chain(data) -> list[tuple[str, str]]:
     return [(base, digest) for base, digest in data]
 
 
-def _record_chain(game: Game, sources: dict[str, str]) -> list[tuple[str, str]]:
+def _record_chain(game: Game, sources: dict[str, str], disk: bool) -> list[tuple[str, str]]:
     """Record, for the spec and each of its bases, the bases it extends; return (path, text) of them all."""
     chain: list[Game] = []
     g: Game | None = game
@@ -148,7 +152,7 @@ def _record_chain(game: Game, sources: dict[str, str]) -> list[tuple[str, str]]:
     files = [(g.path, sources[g.path]) for g in chain]
     for i, (name, text) in enumerate(files):
         rest = [[base, cache.text_digest(base_text)] for base, base_text in files[i + 1:]]
-        cache.keep("bases", _bases_key(name, text), rest, encode=list)
+        cache.keep("bases", _bases_key(name, text), rest, encode=list, disk=disk)
     return files
 
 
@@ -193,6 +197,7 @@ class _Work:
         self.name, self.shown, self.game = name, shown, game
         self.diagnostics, self.sources = diagnostics, sources
         self.key: str | None = None
+        self.disk = True  # whether its engine and bases are written to the disk cache
         self.facts: dict = {}
         self.engine_source = ""
         self.engine: types.ModuleType | None = None
@@ -200,14 +205,15 @@ class _Work:
         self.outputs: dict[str, tuple[list, dict[str, str]]] = {}  # cases and languages → (diagnostics, files)
 
     @classmethod
-    def resolve(cls, name: str, shown: str) -> _Work:
+    def resolve(cls, name: str, shown: str, disk: bool = True) -> _Work:
         from croupier.semantics.resolve import Loader
 
         loader = Loader()
         game, diags = loader.load(name)
         work = cls(name, shown, game, list(diags), dict(loader.sources))
+        work.disk = disk
         if game is not None and not any(d.is_error for d in diags):
-            work.key = _key(shown, _record_chain(game, loader.sources))
+            work.key = _key(shown, _record_chain(game, loader.sources, disk))
         return work
 
     @property
@@ -246,7 +252,7 @@ class _Work:
         self.engine = load_engine(source, self.game.name)
         self.engine_source, self.facts = source, game_facts(self.game, source)
         if self.key is not None:
-            cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict)
+            cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict, disk=self.disk)
 
     def artefacts(self, cases_dir: Path, langs: tuple[str, ...] | None) -> tuple[list, dict[str, str]]:
         """(case diagnostics, files) of a build: the engine, the cards in every language, the tests."""
