@@ -78,21 +78,21 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
                  cases_dir: Path | None = None, langs: tuple[str, ...] | None = None) -> Compiled:
     """Take one spec to `level`. `model=False` (ENGINE only) accepts a result without the game model,
     from the disk cache; `cases_dir` and `langs` are ALL's reference cases and card languages."""
-    path = Path(path)
+    path, level = Path(path), Level(level)
     shown = display_path(path)
     name = load_name(path, shown)
     disk = not model or level > Level.ENGINE
     key = content_key(name, shown, disk)
     work = cache.recall("compiled", key, disk=False) if key is not None else None
     if work is None:
-        if not model and level is Level.ENGINE and key is not None:
+        if not model and level == Level.ENGINE and key is not None:
             hit = _engine_from_disk(key, shown)
             if hit is not None:
                 return hit
         work = _Work.resolve(name, shown, disk)
         if work.key is not None:
             cache.keep("compiled", work.key, work, disk=False)
-    return work.result(Level(level), cases_dir, langs)
+    return work.result(level, cases_dir, langs)
 
 
 def load_name(path: Path, shown: str) -> str:
