@@ -6,8 +6,8 @@ three outcome probabilities only), each run REPEAT times as a fresh process, and
 prints the best and median wall times and the ratios. Target: ratio <= 1.5.
 
 `analyze` is timed twice:
-- warm: the engine cache (a fresh folder, filled by one untimed run first) holds
-  the spec's compiled engine, as it does whenever the command runs again on a
+- warm: the disk cache (a fresh folder, filled by one untimed run first) holds
+  the spec's engine source, as it does whenever the command runs again on a
   spec and compiler that have not changed; the enumeration still runs in full;
 - cold: CROUPIER_CACHE=off, so every run also parses, resolves and emits the spec,
   as the first run after an edit does.
@@ -52,12 +52,11 @@ def best_of(repeat: int, work) -> float:
 def in_process(repeat: int) -> float:
     """Best time of the generated engine's whole analysis (all bets), compile excluded."""
     sys.path.insert(0, str(ROOT))
-    from croupier.backends.engine.analysis_emitter import emit_analysis_module
     from croupier.backends.engine.loader import load_engine
-    from croupier.driver.spec_engine import compile_spec
+    from croupier.driver.compile import compile_spec
 
-    c = compile_spec(str(ROOT / "spec" / "baccarat.rules"))
-    exact = load_engine(emit_analysis_module(c.game, c.shown), f"{c.game.name}_analysis")
+    c = compile_spec(ROOT / "spec" / "baccarat.rules")
+    exact = load_engine(c.facts["analysis"], f"{c.facts['name']}_analysis")
     return best_of(repeat, lambda: exact.analyse(c.engine, 8))
 
 

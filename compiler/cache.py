@@ -1,15 +1,21 @@
-"""Croupier's disk cache: JSON data under a content key, never anything executable.
+"""Croupier's one cache: JSON data and source text under a content key, on disk and in process.
 
-Exhaustive checks, exact analyses, example-hand searches, engines and card
-templates (both as source text) are pure functions of what they were computed
-from. They are stored as JSON in $CROUPIER_CACHE (default:
-~/.cache/croupier; CROUPIER_CACHE=off disables the cache), under a key naming
-everything they depend on: editing a spec or the compiler computes them afresh.
+Resolved specs, exhaustive checks, exact analyses, example-hand searches, engines
+and card templates (both as source text) are pure functions of what they were
+computed from. Every one of them goes through `cached` (or `recall` and `keep`),
+under a key naming everything it depends on, prefixed with `versions()`: the
+compiler's package version, a digest of its own source files (computed once per
+process) and the Lark version. Editing a spec, a base it extends or the compiler
+computes them afresh; the output never depends on whether an entry was used.
 
-- Only data is read back: JSON, exact numbers as "n/d" strings (`to_data` and
-  `from_data`). The only code ever rebuilt from an entry is source text, compiled
-  again: an engine's (`engine_cache`, after checking its digest) and the Python
-  Jinja generates for a card template (`emit.card`). No pickle, marshal or bytecode.
+- In process, values (live ones too: the driver's work on a spec) are kept in a
+  bounded memory under the same keys (the versions being this process's, left out):
+  the same content is computed once a process. `forget()` empties it.
+- On disk, in $CROUPIER_CACHE (default: ~/.cache/croupier; CROUPIER_CACHE=off
+  disables it), only data is kept: JSON, exact numbers as "n/d" strings (`to_data`
+  and `from_data`). The only code ever rebuilt from an entry is source text, compiled
+  again: an engine's (by the driver, after checking its digest) and the Python Jinja
+  generates for a card template. No pickle, marshal or bytecode.
 - Entries live in `v2/` inside that folder, both created 0700; `v2/` must belong
   to the user and be closed to others, else the cache is off. Entries are written
   atomically (temporary file, then `os.replace`) with mode 0600.
@@ -27,7 +33,9 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import stat
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
@@ -42,19 +50,82 @@ FORMAT = 2
 COMPILER = Path(__file__).resolve().parent
 CODE_SUFFIXES = {".py", ".lark", ".j2", ".css", ".po", ".pot"}
 MAX_ENTRY = 64 << 20
-_MEMORY: dict[str, object] = {}
+MAX_TEXT = 4 << 20  # a file read for a content key (a spec is far smaller; a larger one is not keyed)
+MEMORY_ENTRIES = 64  # values of one kind kept in process, the least recently used dropped first
+_MEMORY: dict[str, OrderedDict[str, object]] = {}  # kind -> memo key -> value
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+# --- what every key starts with: the compiler's and Lark's versions --------------------------------
+
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:
-    """A digest of the compiler's own code, templates and catalogs."""
+    """A digest of the compiler's own code, grammar, templates and catalogs (read once per process:
+    about 80 files, a few milliseconds)."""
     h = hashlib.sha256()
     for path in sorted(COMPILER.rglob("*")):
         if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts:
             h.update(str(path.relative_to(COMPILER)).encode())
+            h.update(b"\0%d\0" % path.stat().st_size)
             h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def lark_version() -> str:
+    """Lark's `__version__`, read from its `__init__.py` without importing it (a lookup that finds
+    nothing there asks the package metadata)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("lark")
+        text = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+    except (ImportError, OSError, ValueError):
+        text = ""
+    found = re.search(r"^__version__\s*(?::\s*str\s*)?=\s*[\"']([^\"'\n]+)[\"']", text, re.MULTILINE)
+    if found:
+        return found.group(1)
+    from importlib import metadata
+
+    try:
+        return metadata.version("lark")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@lru_cache(maxsize=1)
+def versions() -> str:
+    """What every cached result depends on besides its own key: Croupier's version and the digest of its
+    source files, and Lark's version (the parser). Computed once per process (about 3 ms)."""
+    from croupier import __version__
+
+    return f"croupier {__version__} {compiler_digest()}; lark {lark_version()}"
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of a text (UTF-8), as hex."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def file_text(path: str) -> str | None:
+    """The text of a regular UTF-8 file (a leading byte-order mark dropped, as the spec loader drops it),
+    or None when it cannot be read as such: what a content key is made of."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError, TypeError):
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            data = f.read(MAX_TEXT + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_TEXT:
+        return None
+    try:
+        return data.decode("utf-8-sig").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None
 
 
 # --- the folder, its secret and its entries ---------------------------------------------------------
@@ -139,7 +210,7 @@ def _entry(kind: str, key: str) -> tuple[Path, bytes, str] | None:
     secret = _secret(folder) if folder is not None else None
     if secret is None:
         return None
-    digest = hashlib.sha256(f"{kind}\0{key}".encode()).hexdigest()
+    digest = hashlib.sha256(f"{kind}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
     return folder / kind / f"{digest}.json", secret, digest
 
 
@@ -179,30 +250,68 @@ def store(kind: str, key: str, data: Any) -> None:
         pass
 
 
+def _memo(key: str) -> str:
+    """The key in memory: the versions are those of this process, the same for every entry."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def recall(kind: str, key: str, decode: Callable[[Any], T] | None = None, disk: bool = True) -> T | None:
+    """The value kept under (kind, key, versions): from memory, else (when `disk`) from a trusted disk entry
+    that `decode` (default: `from_data`) turns back into a value; None when there is none."""
+    memo, kept = _memo(key), _MEMORY.get(kind, {})
+    if memo in kept:
+        kept.move_to_end(memo)
+        return kept[memo]  # type: ignore[return-value]
+    if not disk or cache_dir() is None:
+        return None
+    data = load(kind, f"{versions()}\0{key}")
+    if data is None:
+        return None
+    try:
+        value = (decode or from_data)(data)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError):
+        return None  # an entry of another shape: a miss
+    _remember(kind, memo, value)
+    return value
+
+
+def keep(kind: str, key: str, value: Any, encode: Callable[[Any], Any] | None = None, disk: bool = True) -> None:
+    """Keep a value under (kind, key, versions): in memory, and (when `disk`) as the JSON data `encode`
+    (default: `to_data`) makes of it. None is never kept; a value that does not encode stays in memory only."""
+    if value is None:
+        return
+    _remember(kind, _memo(key), value)
+    if disk and cache_dir() is not None:
+        try:
+            data = (encode or to_data)(value)
+        except (TypeError, ValueError):
+            return
+        store(kind, f"{versions()}\0{key}", data)
+
+
+def _remember(kind: str, memo: str, value: object) -> None:
+    kept = _MEMORY.setdefault(kind, OrderedDict())
+    kept[memo] = value
+    kept.move_to_end(memo)
+    while len(kept) > MEMORY_ENTRIES:
+        kept.popitem(last=False)
+
+
+def forget() -> None:
+    """Drop every value kept in this process (the disk entries stay): the next request computes afresh
+    or reads the disk."""
+    _MEMORY.clear()
+
+
 def cached(kind: str, key: str, compute: Callable[[], T], encode: Callable[[T], Any] | None = None,
            decode: Callable[[Any], T] | None = None) -> T:
-    """The result of `compute()` for (kind, key, compiler code): from memory, then disk, else computed
-    and stored. `encode`/`decode` turn it into JSON-able data and back (default: `to_data`/`from_data`);
-    an entry that does not decode is recomputed."""
-    encode = encode or to_data
-    decode = decode or from_data
-    full = f"{compiler_digest()}\0{key}"
-    memo = hashlib.sha256(f"{kind}\0{full}".encode()).hexdigest()
-    if memo in _MEMORY:
-        return _MEMORY[memo]  # type: ignore[return-value]
-    data = load(kind, full)
-    if data is not None:
-        try:
-            value = _MEMORY[memo] = decode(data)
-            return value
-        except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):
-            pass
-    value = _MEMORY[memo] = compute()
-    try:
-        data = encode(value)
-    except (TypeError, ValueError):
-        return value
-    store(kind, full, data)
+    """The result of `compute()` for (kind, key, versions): from memory, then disk, else computed and kept.
+    `encode`/`decode` turn it into JSON-able data and back (default: `to_data`/`from_data`); an entry
+    that does not decode is recomputed."""
+    value = recall(kind, key, decode)
+    if value is None:
+        value = compute()
+        keep(kind, key, value, encode)
     return value
 
 

@@ -1,38 +1,50 @@
-"""The engine cache of `croupier analyze`: used only while nothing it was built from has changed."""
+"""The engine on disk (`croupier analyze`): used only while the content it was built from is unchanged.
+
+Each `analyze` below starts with an empty in-process cache (`cache.forget()`), as a new
+process would: what it reuses comes from the disk cache. The driver's key is the spec's
+text with the texts of its bases, the compiler's version and digest, and Lark's version.
+"""
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
-import croupier.driver.spec_engine
+from croupier import cache
 from croupier.cli.main import main
-from croupier.driver import engine_cache
+from croupier.driver import compile as driver
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def compiles(monkeypatch, tmp_path):
-    """A fresh cache folder, and a list that grows by one spec path per real compile."""
+    """A fresh cache folder, and a list that grows by one spec path per real compile (parse and resolve)."""
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     calls: list[str] = []
-    real = croupier.driver.spec_engine.compile_spec
+    real = driver._Work.resolve
 
-    def counting(spec):
-        calls.append(str(spec))
-        return real(spec)
+    def counting(name, shown, disk=True):
+        calls.append(name)
+        return real(name, shown, disk)
 
-    monkeypatch.setattr(croupier.driver.spec_engine, "compile_spec", counting)
-    return calls
+    monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
+    cache.forget()
+    yield calls
+    cache.forget()
 
 
 def analyze(*args: str) -> dict:
+    """`croupier analyze ARGS --json` as a new process would run it: nothing kept in memory."""
+    cache.forget()
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["analyze", *args, "--json"]) == 0
@@ -80,6 +92,17 @@ def test_an_edited_payout_is_compiled_afresh(compiles, specs):
     assert after["bets"]["banker"] == before["bets"]["banker"]
 
 
+def test_an_edit_undone_finds_the_first_entry_again(compiles, specs):
+    spec = specs / "baccarat.rules"
+    text = spec.read_text(encoding="utf-8")
+    first = analyze(str(spec))
+    spec.write_text(text.replace("8 decks", "6 decks", 1), encoding="utf-8")
+    analyze(str(spec))
+    spec.write_text(text, encoding="utf-8")  # the same content as the first run, with a newer modification time
+    assert analyze(str(spec)) == first
+    assert len(compiles) == 2
+
+
 def test_an_edited_base_invalidates_its_variant(compiles, specs):
     variant = str(specs / "baccarat_commission.rules")
     analyze(variant)
@@ -90,13 +113,39 @@ def test_an_edited_base_invalidates_its_variant(compiles, specs):
     assert data["decks"] == 6
 
 
+def test_a_removed_base_is_a_miss_and_an_error(compiles, specs, capsys):
+    variant = str(specs / "baccarat_commission.rules")
+    analyze(variant)
+    (specs / "baccarat.rules").unlink()
+    cache.forget()
+    with pytest.raises(SystemExit) as stopped:
+        main(["analyze", variant])
+    assert stopped.value.code == 1
+    assert "E0113" in capsys.readouterr().err
+    assert len(compiles) == 2
+
+
 def test_a_changed_compiler_is_a_miss(compiles, specs, monkeypatch):
     spec = str(specs / "baccarat.rules")
     analyze(spec)
-    stamp = engine_cache.compiler_stamp()
-    monkeypatch.setattr(engine_cache, "compiler_stamp", lambda: stamp + (("new.py", 1, 1),))
+    versions = cache.versions()
+    monkeypatch.setattr(cache, "versions", lambda: versions.replace("croupier ", "croupier edited ", 1))
     analyze(spec)
     assert len(compiles) == 2
+
+
+def test_the_versions_name_the_compiler_digest_and_lark(monkeypatch):
+    import lark
+
+    import croupier
+
+    assert cache.versions() == f"croupier {croupier.__version__} {cache.compiler_digest()}; lark {lark.__version__}"
+    monkeypatch.setattr(cache, "lark_version", lambda: "99.0")
+    cache.versions.cache_clear()
+    try:
+        assert cache.versions().endswith("; lark 99.0")
+    finally:
+        cache.versions.cache_clear()
 
 
 def test_a_damaged_entry_is_a_miss_not_an_error(compiles, specs, tmp_path):
@@ -110,8 +159,27 @@ def test_a_damaged_entry_is_a_miss_not_an_error(compiles, specs, tmp_path):
     assert len(compiles) == 2
 
 
-def test_seat_games_are_not_cached(compiles):
+def test_a_seat_game_is_resolved_for_its_model(compiles):
     spec = str(ROOT / "spec" / "ten_and_a_half.rules")
-    analyze(spec)
-    analyze(spec)
-    assert len(compiles) == 2
+    first = analyze(spec)
+    assert analyze(spec) == first
+    assert len(compiles) == 2  # the seat analysis reads the game model, which is never on disk
+
+
+def test_in_one_process_the_spec_is_compiled_once(compiles, specs, monkeypatch):
+    monkeypatch.setenv("CROUPIER_CACHE", "off")
+    spec = str(specs / "baccarat.rules")
+    for _ in range(2):
+        with redirect_stdout(io.StringIO()):
+            assert main(["analyze", spec]) == 0
+    assert compiles == [spec]
+
+
+def test_a_warm_analyze_does_not_parse(specs, tmp_path):
+    env = {**os.environ, "CROUPIER_CACHE": str(tmp_path / "cache")}
+    code = ("import sys; from croupier.cli.main import main; status = main(['analyze', sys.argv[1], '--json']); "
+            "print('parsed' if 'lark' in sys.modules else 'not parsed', file=sys.stderr); raise SystemExit(status)")
+    runs = [subprocess.run([sys.executable, "-c", code, str(specs / "baccarat.rules")], env=env, cwd=tmp_path,
+                           capture_output=True, text=True, check=True) for _ in range(2)]
+    assert runs[0].stderr.strip() == "parsed" and runs[1].stderr.strip() == "not parsed"
+    assert runs[0].stdout == runs[1].stdout

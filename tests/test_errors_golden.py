@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from croupier.diagnostics import render
-from croupier.driver import pipeline
-from croupier.semantics.resolve import Loader
+from croupier.driver.compile import Level, compile_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = sorted((ROOT / "tests" / "errors").glob("*.rules"))
@@ -38,7 +37,7 @@ def expected(path: Path) -> list[str]:
 
 
 def actual(path: Path) -> list[str]:
-    result = pipeline.compile_spec(path, Loader(), emit=False)
+    result = compile_spec(path, Level.CHECKED)
     ordered = sorted(result.diagnostics, key=lambda d: (d.span.line, d.span.column, d.code, d.message))
     return [render(d, None).split("\n")[0] for d in ordered]
 

@@ -13,7 +13,7 @@ import pytest
 
 from croupier.backends.engine.loader import load_engine
 from croupier.diagnostics import SpecError
-from croupier.driver import pipeline
+from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def compiled(tmp_path_factory):
     folder = tmp_path_factory.mktemp("inject")
     path = folder / "inject.rules"
     path.write_text(payload_spec(), encoding="utf-8")
-    result = pipeline.compile_spec(path, Loader(), cases_dir=folder)
+    result = compile_spec(path, Level.ALL, cases_dir=folder)
     assert result.ok, [d.message for d in result.diagnostics if d.is_error]
     return result
 

@@ -22,7 +22,7 @@ from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.cli.main import main
 from croupier.diagnostics import render
-from croupier.driver import pipeline
+from croupier.driver.compile import Level, card_mathematics, compile_spec
 from croupier.semantics.resolve import Loader
 from croupier.tools.analysis.report import pct
 
@@ -54,7 +54,7 @@ def load(path: Path):
 def diagnostics(tmp_path: Path, text: str) -> list:
     path = tmp_path / "s.rules"
     path.write_text(text, encoding="utf-8")
-    return [d for d in pipeline.compile_spec(path, Loader(), emit=False).diagnostics if d.is_error]
+    return [d for d in compile_spec(path, Level.CHECKED).diagnostics if d.is_error]
 
 
 # ---- 1. a verdict the scheme has no role for ----------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_explain_and_card_read_the_declared_stake(tmp_path, capsys, monkeypatch)
     out = capsys.readouterr().out
     assert "base bet (table_unit): 100" in out  # 1500 / 15 with two players
     game, _ = load(path)
-    card = render_markdown(game, "en", [], pipeline.card_mathematics(game, "en"))
+    card = render_markdown(game, "en", [], card_mathematics(game, "en"))
     assert "Base bet: `table_unit`" in card
     assert f"the banker's edge is {pct(BANKER_EDGE)} of the base bet" in card
 

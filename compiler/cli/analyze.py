@@ -1,9 +1,10 @@
 """`croupier analyze SPEC [--decks N] [--json] [--deck-table]`: the exact PAR sheet of a spec.
 
-The spec is compiled in memory (or its engine and the engine's analysis
-companion taken from the engine cache when neither the spec nor the compiler
-changed since, see `engine_cache`) and the companion's exact enumerator does the
-work on the engine; this module only parses options and prints. Imports stay lazy so that the command starts quickly.
+The driver takes the spec to its engine and the source of the engine's analysis
+companion (for a dealt round, from the disk cache when the spec, its bases and the
+compiler are unchanged since, without parsing; see `croupier.driver.compile`) and
+the companion's exact enumerator does the work on the engine; this module only
+parses options and prints. Imports stay lazy so that the command starts quickly.
 """
 
 from __future__ import annotations
@@ -23,29 +24,6 @@ def register(subparsers) -> None:
     a.set_defaults(func=cmd_analyze)
 
 
-def compile_engine(spec: str):
-    """(game, engine) of one spec, kept in the engine cache when it is a dealt round; exit with
-    its diagnostics when it does not resolve."""
-    from croupier.driver.spec_engine import compile_spec
-
-    c = compile_spec(spec)
-    if c.game.is_dealt_round:
-        from croupier.driver import engine_cache
-
-        engine_cache.store(spec, c.shown, c.sources, game_facts(c.game, c.engine, c.shown), c.source)
-    return c.game, c.engine, c.shown
-
-
-def game_facts(game, engine, shown: str) -> dict:
-    """What the report of a dealt round needs of the game besides its engine: its facts and the
-    source of the engine's analysis companion (text, compiled again when used)."""
-    from croupier.backends.engine.analysis_emitter import emit_analysis_module
-
-    return {"name": game.name, "label": game.labels.get("en", game.name),
-            "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
-            "digest": engine.SOURCE_DIGEST, "analysis": emit_analysis_module(game, shown)}
-
-
 def companion(facts: dict):
     """The engine's analysis companion, loaded from its source in the game's facts."""
     from croupier.backends.engine.loader import load_engine
@@ -53,37 +31,20 @@ def companion(facts: dict):
     return load_engine(facts["analysis"], f"{facts['name']}_analysis")
 
 
-def cached_engine(spec: str):
-    """(facts of the game, engine) of a dealt-round spec compiled before and unchanged since, else None."""
-    from pathlib import Path
-
-    from croupier.backends.engine.loader import module_from_code
-    from croupier.driver import engine_cache
-    from croupier.paths import display_path
-
-    hit = engine_cache.lookup(spec, display_path(Path(spec)))
-    if hit is None or not isinstance(hit[0].get("analysis"), str):
-        return None
-    facts, code = hit
-    return facts, module_from_code(code, facts["name"], facts["digest"])
-
-
 def cmd_analyze(args) -> int:
+    from croupier.cli.main import compiled_or_exit
     from croupier.tools.analysis import report
 
-    hit = cached_engine(args.spec)
-    if hit is not None:
-        facts, engine = hit
-    else:
-        game, engine, shown = compile_engine(args.spec)
-        if game.is_seat_game:
-            from croupier.tools.analysis.seat import cmd_seat
+    c = compiled_or_exit(args.spec, model=False)  # a dealt round's engine may come from the disk cache
+    facts, engine = c.facts, c.engine
+    if facts["seat_game"]:
+        from croupier.tools.analysis.seat import cmd_seat
 
-            return cmd_seat(game, engine, args)
-        if not game.is_dealt_round:
-            print(f"croupier: {args.spec} has no exact analysis", file=sys.stderr)
-            return 2
-        facts = game_facts(game, engine, shown)
+        c = compiled_or_exit(args.spec)  # the seat analysis reads the game model too
+        return cmd_seat(c.game, c.engine, args)
+    if not isinstance(facts.get("analysis"), str):
+        print(f"croupier: {args.spec} has no exact analysis", file=sys.stderr)
+        return 2
     exact = companion(facts)
     try:
         a = exact.analyse(engine, args.decks)

@@ -84,9 +84,9 @@ def cmd_build(args) -> int:
         raise UsageError(f"{specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
                          "give --out DIR, or run `croupier init`")
     _print_notes(project)
-    results, loader = pipeline.compile_all(specs, project=project)
+    results, sources = pipeline.compile_all(specs, project=project)
     diags = [d for r in results for d in r.diagnostics]
-    _print_diags(diags, loader.sources, "text", sys.stderr)
+    _print_diags(diags, sources, "text", sys.stderr)
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         return 1
@@ -109,7 +109,7 @@ def cmd_build(args) -> int:
 def cmd_check(args) -> int:
     project, specs, full = _select(args.specs)
     _print_notes(project)
-    results, loader = pipeline.compile_all(specs, project=project)
+    results, sources = pipeline.compile_all(specs, project=project)
     diags = [d for r in results for d in r.diagnostics]
     errors = [d for d in diags if d.is_error or args.strict]
     stale = []
@@ -123,7 +123,7 @@ def cmd_check(args) -> int:
 
         print(to_json(diags))
     else:
-        _print_diags(diags, loader.sources, "text", sys.stderr)
+        _print_diags(diags, sources, "text", sys.stderr)
         for s in stale:
             print(f"stale: {s}", file=sys.stderr)
         if stale:
@@ -136,11 +136,21 @@ def cmd_check(args) -> int:
     return 0
 
 
+def compiled_or_exit(spec: str, level=None, model: bool = True):
+    """One spec taken to a driver level (default: ENGINE, see `croupier.driver.compile`); print its
+    diagnostics and exit with status 1 when it does not resolve or a check fails."""
+    from croupier.driver.compile import Level, compile_spec
+
+    c = compile_spec(spec, level or Level.ENGINE, model=model)
+    if not c.ok:
+        _print_diags(c.diagnostics, c.sources, "text", sys.stderr)
+        raise SystemExit(1)
+    return c
+
+
 def load_game_engine(spec: str):
     """(game, engine) of one spec; exit with its diagnostics if it is bad."""
-    from croupier.driver.spec_engine import compile_spec
-
-    c = compile_spec(spec)
+    c = compiled_or_exit(spec)
     return c.game, c.engine
 
 

@@ -14,7 +14,6 @@ import signal
 import sys
 import time
 from fractions import Fraction
-from pathlib import Path
 
 
 def register(subparsers) -> None:
@@ -56,20 +55,14 @@ def exact_returns(game, engine) -> dict | None:
 
 
 def compiled(spec: str):
-    """(game, engine source, loaded engine, spec texts) of one checked spec; exit with its diagnostics when bad."""
-    from croupier.backends.engine.emitter import emit_engine
-    from croupier.backends.engine.loader import load_engine
-    from croupier.cli.main import _print_diags
-    from croupier.driver.pipeline import compile_all
+    """(game, engine source, loaded engine, spec texts) of one checked spec, through the driver; exit
+    with its diagnostics when it is bad."""
+    from croupier.cli.main import compiled_or_exit
+    from croupier.driver.compile import Level
     from croupier.tools.spec_texts import SpecTexts
 
-    results, loader = compile_all([Path(spec)], emit=False)
-    r = results[0]
-    if not r.ok:
-        _print_diags(r.diagnostics, loader.sources, "text", sys.stderr)
-        raise SystemExit(1)
-    source = emit_engine(r.game, r.spec)
-    return r.game, source, load_engine(source, r.game.name), SpecTexts.of(loader.sources, r.spec)
+    c = compiled_or_exit(spec, Level.CHECKED)
+    return c.game, c.engine_source, c.engine, SpecTexts.of(c.sources, c.spec)
 
 
 def game_engine(spec: str):

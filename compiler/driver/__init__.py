@@ -1,1 +1,7 @@
-"""The driver: turns a spec into whatever a command needs, through the stages in order."""
+"""The driver: the one way a command turns a spec into what it needs.
+
+`compile.compile_spec(path, level)` takes one spec to ENGINE (play, analyze, simulate),
+CHECKED (check, simulate) or ALL (build, check's staleness), keeping its work under a
+content key (see `croupier.cache`); `pipeline` runs it over a tree of specs and writes
+or compares the artefacts.
+"""

@@ -1,53 +1,23 @@
-"""The pipeline: spec file → model → checks → artefacts; and build/check over a project.
+"""Build and check over a project: every spec taken to a level by the driver, then written or compared.
 
-`compile_spec` runs one spec through every phase and returns its artefacts as
-text (path relative to the output folder → content). `write_artefacts` writes
-them (whole files, a manifest, see `outputs`); `stale` compares them with what is
-on disk, byte for byte. The spec's project (`croupier.project`) gives its shown
-path, its reference cases and the card languages; a spec in no project is shown as
-given, has no cases and gets the default languages.
+`compile_all` takes specs through `compile.compile_spec` (ALL for build and check, CHECKED
+without artefacts) and adds the card index to a full build; `write_artefacts` writes the
+artefacts (whole files, a manifest, see `outputs`); `stale` compares them with what is on
+disk, byte for byte. The specs' project (`croupier.project`) gives their shown paths, their
+reference cases and the card languages; a spec in no project is shown as given, has no cases
+and gets the default languages.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
-from croupier.backends.cards.index import render_index
-from croupier.backends.cards.render import render_cards
-from croupier.backends.conformance.emitter import emit_conformance
-from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine
-from croupier.backends.engine.oracle import engine_oracle
-from croupier.checks import run_checks
-from croupier.diagnostics import Diagnostic
+from croupier.driver.compile import Compiled, Level, card_mathematics, compile_spec, languages_of
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
-from croupier.project import DEFAULT_LANGUAGES, Project, display_path, find_project, project_of
-from croupier.semantics.cases import cases_for
-from croupier.semantics.model import Game
-from croupier.semantics.resolve import Loader
-from croupier.tools.analysis import card_math
+from croupier.project import Project, find_project, project_of
 
-
-@dataclass
-class Compiled:
-    """One spec's result: the game, its diagnostics and its artefacts."""
-
-    spec: str
-    game: Game | None
-    diagnostics: list[Diagnostic]
-    artefacts: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return self.game is not None and not any(d.is_error for d in self.diagnostics)
-
-
-def languages_of(project: Project | None) -> tuple[str, ...]:
-    """The card languages of a project (the default ones outside any project)."""
-    return project.languages if project is not None else DEFAULT_LANGUAGES
+__all__ = ["Compiled", "card_mathematics", "compile_all", "default_specs", "language_notes", "stale", "write_artefacts"]
 
 
 def language_notes(project: Project | None) -> list[str]:
@@ -57,52 +27,6 @@ def language_notes(project: Project | None) -> list[str]:
             "Croupier's own text in English" for lang in languages_of(project) if not has_catalog(lang)]
 
 
-def compile_spec(path: Path, loader: Loader, cases_dir: Path | None = None, emit: bool = True,
-                 project: Project | None = None) -> Compiled:
-    """Parse, resolve, check and (when clean) emit one spec. The spec is opened by its own path
-    and shown relative to its project (by default the one it lies in)."""
-    path = Path(path)
-    project = project if project is not None else project_of(path)
-    languages = languages_of(project)
-    shown = display_path(path, project)
-    game, diags = loader.load(shown, opened=path)
-    result = Compiled(shown, game, list(diags))
-    if game is None or any(d.is_error for d in diags):
-        return result
-    result.diagnostics.extend(run_checks(game, engine_oracle, languages))
-    if not emit or not result.ok:
-        return result
-    cases_dir = cases_dir or (project.cases_dir if project is not None else None)
-    cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
-    result.diagnostics.extend(case_diags)
-    engine_source = emit_engine(game, shown)
-    result.artefacts[f"engines/{game.name}.py"] = engine_source
-    companion = companion_name(game)
-    if companion is not None:
-        result.artefacts[f"engines/{companion}.py"] = emit_analysis_module(game, shown)
-    examples = [c for c in cases if c.example]
-    engine = load_engine(engine_source, game.name)
-    for lang in languages:
-        math = card_mathematics(game, lang)
-        for fmt, text in render_cards(game, lang, examples, engine, languages, math).items():
-            result.artefacts[f"cards/{game.name}.{lang}.{fmt}"] = text
-    if cases:
-        result.artefacts[f"tests/test_{game.name}.py"] = emit_conformance(game, shown, cases)
-    return result
-
-
-def card_mathematics(game: Game, lang: str) -> dict | None:
-    """A card's mathematics section in one language, from the analysis tool: {"view": figures,
-    "chart": SVG text}, or None when the analysis cannot cover the game (the card is built without it)."""
-    try:
-        view = card_math.math_view(game, lang)
-        if view is None:
-            return None
-        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
-    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
-        return None
-
-
 def default_specs(project: Project | None = None) -> list[Path]:
     """Every spec of a project (by default the project of the current folder; none outside any)."""
     project = project if project is not None else find_project(Path.cwd())
@@ -110,19 +34,22 @@ def default_specs(project: Project | None = None) -> list[Path]:
 
 
 def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
-                index: bool | None = None, project: Project | None = None) -> tuple[list[Compiled], Loader]:
-    """Compile specs of one project with one loader; the card index is added to a full build (every
-    spec of the project's spec folder, or when `index` says so)."""
+                index: bool | None = None, project: Project | None = None) -> tuple[list[Compiled], dict[str, str]]:
+    """(results, the text of every spec file read) of specs of one project; the card index is added to
+    a full build (every spec of the project's spec folder, or when `index` says so)."""
     specs = [Path(p) for p in specs]
     if project is None and specs:
         project = project_of(specs[0])
-    loader = Loader()
-    results = [compile_spec(p, loader, cases_dir, emit, project) for p in specs]
+    level = Level.ALL if emit else Level.CHECKED
+    results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
+        from croupier.backends.cards.index import render_index
+
         results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], languages_of(project))
-    return results, loader
+    sources = {name: text for r in results for name, text in r.sources.items()}
+    return results, sources
 
 
 def encoded(text: str) -> bytes:

@@ -4,9 +4,9 @@ Before: result entries were pickles (a replaced entry ran its code during `check
 an edited cached analysis put a banker edge of -5 % on the card, the engine cache
 held marshalled code objects, cards used a Jinja bytecode cache (marshal and
 pickle), and Lark's `cache=True` kept a pickle under a predictable name in $TMPDIR.
-After: the cache holds JSON data and source text only, authenticated with a
-per-user secret, in a 0700 folder; nothing planted or edited in it runs or changes
-an output, which stays equal to the CROUPIER_CACHE=off output.
+After: the one cache (`croupier.cache`) holds JSON data and source text only,
+authenticated with a per-user secret, in a 0700 folder; nothing planted or edited
+in it runs or changes an output, which stays equal to the CROUPIER_CACHE=off output.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from croupier.syntax.parser import GRAMMAR, SpecIndenter
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
-KINDS = {"analysis", "round-space", "hand-survey", "example-hands", "seat-analysis", "jinja", "engines"}
+# every kind of entry, all through the one cache API (`croupier.cache`), all under content keys
+KINDS = {"analysis", "round-space", "hand-survey", "example-hands", "seat-analysis", "jinja", "engines", "bases"}
 
 
 class Payload:
@@ -90,6 +91,8 @@ def evil(kind: str, data, marker: Path):
         return data
     if kind == "example-hands":
         return {name: ["AS"] for name in data}
+    if kind == "bases":  # a chain of bases naming a file of the attacker's, whatever its digest
+        return [[str(marker.with_suffix(".rules")), "0" * 64]]
 
     def walk(d):
         if isinstance(d, dict):

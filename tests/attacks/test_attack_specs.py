@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from croupier import cache
 from croupier.cli import main as cli
 
 SPEC = ROOT / "spec"
@@ -115,6 +116,7 @@ def test_an_engine_that_does_not_compile_is_an_internal_diagnostic(monkeypatch, 
 
     monkeypatch.setattr(engine_api, "compile_engine", broken)
     emit_engine._EMITTED.clear()
+    cache.forget()  # the spec compiled afresh, not taken from earlier tests' results
     status = cli.main(["play", str(SPEC / "baccarat.rules"), *PLAY_CARDS])
     err = capsys.readouterr().err
     emit_engine._EMITTED.clear()

@@ -1,0 +1,303 @@
+"""The driver: the one entry point that turns a spec into what a command needs, at a named level.
+
+    ENGINE   resolve the spec, emit its engine's source, load it     play, analyze, simulate
+    CHECKED  ENGINE and the static checks                            check, simulate
+    ALL      CHECKED and every artefact: engine file, cards, tests   build, check (staleness)
+
+`compile_spec(path, level)` is how every command compiles a spec (`pipeline` runs it over
+a tree). What it computes is kept under a content key: the display path, and the path and
+text of the spec and of every base it extends, behind `cache.versions()` (the compiler's
+version and digest, Lark's version). Never a game name, never a file's age.
+
+- In process, the work done for a key is kept, so that a second request for the same
+  content, at the same level or another, only does what is missing (`build` then `check`,
+  the test suite).
+- On disk, the engine's source text and a few facts of the game are kept (`engines`), so
+  that a command needing no model (`analyze` of a dealt round, `model=False`) skips
+  parsing. Which bases a spec extends is found without parsing from a `bases` entry the
+  last compile of the same text recorded; each base is read again and compared by digest.
+  The disk is used by the requests that can gain from it: those needing no model read and
+  write it, CHECKED and ALL (build, check, simulate) write it. `play` (ENGINE with a model)
+  neither reads nor writes it: it must parse anyway, and its start-up stays the compile's.
+
+Errors are not kept: a spec that does not resolve is compiled afresh each time. The back
+ends are imported only by the levels that use them: `play` loads neither checks nor cards.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from dataclasses import dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from croupier import cache
+from croupier.project import DEFAULT_LANGUAGES, Project, display_path, project_of
+
+if TYPE_CHECKING:
+    from croupier.diagnostics import Diagnostic
+    from croupier.semantics.model import Game
+
+
+class Level(IntEnum):
+    """How far a spec is taken; each level includes the ones below it."""
+
+    ENGINE = 1
+    CHECKED = 2
+    ALL = 3
+
+
+@dataclass
+class Compiled:
+    """One spec taken to one level: its game model, diagnostics, engine source and module, artefacts.
+
+    `game` is None when the spec does not resolve, or when a caller that asked for no model got the
+    engine from the disk cache; `facts` always says what the commands print of the game. `sources`
+    holds the text of every spec file read (for showing diagnostics). The lists and dicts are the
+    caller's own; the game and the engine module are shared and must not be changed.
+    """
+
+    spec: str
+    level: Level
+    game: Game | None
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str] = field(default_factory=dict)
+    facts: dict = field(default_factory=dict)
+    engine_source: str = ""
+    engine: types.ModuleType | None = None
+    artefacts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return (self.game is not None or self.engine is not None) and not any(d.is_error for d in self.diagnostics)
+
+
+def languages_of(project: Project | None) -> tuple[str, ...]:
+    """The card languages of a project (the default ones outside any project)."""
+    return project.languages if project is not None else DEFAULT_LANGUAGES
+
+
+def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool = True,
+                 cases_dir: Path | None = None, langs: tuple[str, ...] | None = None,
+                 project: Project | None = None) -> Compiled:
+    """Take one spec to `level`. `model=False` (ENGINE only) accepts a result without the game model,
+    from the disk cache. The spec's project (by default the one it lies in) gives its display path, its
+    reference cases and its card languages; `cases_dir` and `langs` override those two."""
+    path, level = Path(path), Level(level)
+    project = project if project is not None else project_of(path)
+    shown = display_path(path, project)
+    name = str(path)
+    langs = tuple(langs) if langs else languages_of(project)
+    if cases_dir is None and project is not None:
+        cases_dir = project.cases_dir
+    disk = not model or level > Level.ENGINE
+    key = content_key(name, shown, disk)
+    work = cache.recall("compiled", key, disk=False) if key is not None else None
+    if work is None:
+        if not model and level == Level.ENGINE and key is not None:
+            hit = _engine_from_disk(key, shown)
+            if hit is not None:
+                return hit
+        work = _Work.resolve(name, shown, disk)
+        if work.key is not None:
+            cache.keep("compiled", work.key, work, disk=False)
+    return work.result(level, cases_dir, langs)
+
+
+# --- content keys -----------------------------------------------------------------------------------
+
+def content_key(name: str, shown: str, disk: bool = True) -> str | None:
+    """The key of a spec's content as it is on disk now: None when it cannot be read, or when no compile
+    in this process (or, when `disk`, in the disk cache) recorded which bases this text extends."""
+    text = cache.file_text(name)
+    if text is None:
+        return None
+    chain = cache.recall("bases", _bases_key(name, text), decode=_chain, disk=disk)
+    if chain is None:
+        return None
+    files = [(name, text)]
+    for base, digest in chain:
+        base_text = cache.file_text(base)
+        if base_text is None or cache.text_digest(base_text) != digest:
+            return None
+        files.append((base, base_text))
+    return _key(shown, files)
+
+
+def _key(shown: str, files: list[tuple[str, str]]) -> str:
+    return "spec " + cache.text_digest(json.dumps([shown, files]))
+
+
+def _bases_key(name: str, text: str) -> str:
+    return json.dumps([name, text])
+
+
+def _chain(data) -> list[tuple[str, str]]:
+    if not isinstance(data, list) or not all(
+            isinstance(d, list) and len(d) == 2 and all(isinstance(s, str) for s in d) for d in data):
+        raise TypeError("not a chain of bases")
+    return [(base, digest) for base, digest in data]
+
+
+def _record_chain(game: Game, sources: dict[str, str], opened: dict[str, str], disk: bool) -> list[tuple[str, str]]:
+    """Record, for the spec and each of its bases, the bases it extends; return (path, text) of them all
+    (the path each file is read by: the spec's as given, its bases' absolute)."""
+    chain: list[Game] = []
+    g: Game | None = game
+    while g is not None:
+        chain.append(g)
+        g = g.base
+    files = [(opened.get(g.path, g.path) if g is game else str(Path(opened.get(g.path, g.path)).resolve()),
+              sources[g.path]) for g in chain]
+    for i, (name, text) in enumerate(files):
+        rest = [[base, cache.text_digest(base_text)] for base, base_text in files[i + 1:]]
+        cache.keep("bases", _bases_key(name, text), rest, encode=list, disk=disk)
+    return files
+
+
+# --- the engine, from the disk cache ----------------------------------------------------------------
+
+def game_facts(game: Game, source: str, shown: str) -> dict:
+    """What the commands print of a game besides its engine's answers (kept with the engine's source),
+    with the source of the engine's analysis companion for a dealt round (text, compiled when used)."""
+    from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
+
+    return {"name": game.name, "label": game.labels.get("en", game.name),
+            "dealt_round": game.is_dealt_round, "seat_game": game.is_seat_game,
+            "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
+            "digest": cache.text_digest(source),
+            "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None}
+
+
+def _engine_entry(data) -> tuple[dict, str]:
+    facts, source = data["facts"], data["source"]
+    if not isinstance(source, str) or not isinstance(facts["name"], str) or \
+            not (facts.get("analysis") is None or isinstance(facts["analysis"], str)) or \
+            cache.text_digest(source) != facts["digest"]:
+        raise ValueError("an engine entry whose source is not the one recorded")
+    return facts, source
+
+
+def _engine_from_disk(key: str, shown: str) -> Compiled | None:
+    hit = cache.recall("engines", key, decode=_engine_entry)
+    if hit is None:
+        return None
+    facts, source = hit
+    from croupier.backends.engine.loader import load_engine
+
+    try:
+        engine = load_engine(source, facts["name"])
+    except Exception:  # noqa: BLE001 - an entry that does not load is a miss, compiled afresh
+        return None
+    return Compiled(shown, Level.ENGINE, None, [], {}, dict(facts), source, engine)
+
+
+# --- the work done for one content key --------------------------------------------------------------
+
+class _Work:
+    """Everything computed for one spec's content, level by level, kept in process under its key."""
+
+    def __init__(self, name: str, shown: str, game: Game | None, diagnostics: list, sources: dict[str, str]) -> None:
+        self.name, self.shown, self.game = name, shown, game
+        self.diagnostics, self.sources = diagnostics, sources
+        self.key: str | None = None
+        self.disk = True  # whether its engine and bases are written to the disk cache
+        self.facts: dict = {}
+        self.engine_source = ""
+        self.engine: types.ModuleType | None = None
+        self.checks: dict[tuple[str, ...], list] = {}  # card languages → diagnostics of the checks
+        self.outputs: dict[str, tuple[list, dict[str, str]]] = {}  # cases and languages → (diagnostics, files)
+
+    @classmethod
+    def resolve(cls, name: str, shown: str, disk: bool = True) -> _Work:
+        from croupier.semantics.resolve import Loader
+
+        loader = Loader()
+        game, diags = loader.load(shown, opened=name)
+        work = cls(name, shown, game, list(diags), dict(loader.sources))
+        work.disk = disk
+        if game is not None and not any(d.is_error for d in diags):
+            work.key = _key(shown, _record_chain(game, loader.sources, loader.opened, disk))
+        return work
+
+    @property
+    def resolved(self) -> bool:
+        return self.game is not None and not any(d.is_error for d in self.diagnostics)
+
+    def result(self, level: Level, cases_dir: Path | None, langs: tuple[str, ...] | None) -> Compiled:
+        out = Compiled(self.shown, level, self.game, list(self.diagnostics), dict(self.sources))
+        if not self.resolved:
+            return out
+        if level >= Level.CHECKED:
+            out.diagnostics.extend(self.run_checks(langs))
+        if out.ok:
+            self.load_engine()
+            out.facts, out.engine_source, out.engine = dict(self.facts), self.engine_source, self.engine
+        if level >= Level.ALL and out.ok:
+            diags, files = self.artefacts(cases_dir, langs)
+            out.diagnostics.extend(diags)
+            out.artefacts = dict(files)
+        return out
+
+    def run_checks(self, langs: tuple[str, ...]) -> list:
+        if langs not in self.checks:
+            from croupier.backends.engine.oracle import engine_oracle
+            from croupier.checks import run_checks
+
+            self.checks[langs] = run_checks(self.game, engine_oracle, langs)
+        return self.checks[langs]
+
+    def load_engine(self) -> None:
+        if self.engine is not None:
+            return
+        from croupier.backends.engine.emitter import emit_engine
+        from croupier.backends.engine.loader import load_engine
+
+        source = emit_engine(self.game, self.shown)
+        self.engine = load_engine(source, self.game.name)
+        self.engine_source, self.facts = source, game_facts(self.game, source, self.shown)
+        if self.key is not None:
+            cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict, disk=self.disk)
+
+    def artefacts(self, cases_dir: Path | None, langs: tuple[str, ...]) -> tuple[list, dict[str, str]]:
+        """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
+        language, the conformance tests (a spec with no cases folder has no tests)."""
+        from croupier.backends.cards.render import render_cards
+        from croupier.backends.conformance.emitter import emit_conformance
+        from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
+        from croupier.semantics.cases import cases_for
+
+        case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
+        which = json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+        if which not in self.outputs:
+            game = self.game
+            cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
+            files = {f"engines/{game.name}.py": self.engine_source}
+            companion = companion_name(game)
+            if companion is not None:
+                files[f"engines/{companion}.py"] = emit_analysis_module(game, self.shown)
+            examples = [c for c in cases if c.example]
+            for lang in langs:
+                math = card_mathematics(game, lang)
+                for fmt, text in render_cards(game, lang, examples, self.engine, langs, math).items():
+                    files[f"cards/{game.name}.{lang}.{fmt}"] = text
+            if cases:
+                files[f"tests/test_{game.name}.py"] = emit_conformance(game, self.shown, cases)
+            self.outputs[which] = (case_diags, files)
+        return self.outputs[which]
+
+
+def card_mathematics(game: Game, lang: str) -> dict | None:
+    """A card's mathematics section in one language, from the analysis tool: {"view": figures,
+    "chart": SVG text}, or None when the analysis cannot cover the game (the card is built without it)."""
+    from croupier.tools.analysis import card_math
+
+    try:
+        view = card_math.math_view(game, lang)
+        if view is None:
+            return None
+        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
+    except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
+        return None

@@ -1,0 +1,202 @@
+"""The driver: one entry point, three levels, results kept in process under a content key."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from contextlib import redirect_stderr, redirect_stdout
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+import croupier
+from croupier import cache
+from croupier.cli.main import main
+from croupier.driver import compile as driver
+from croupier.driver.compile import Level, compile_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+BACCARAT = ROOT / "spec" / "baccarat.rules"
+
+
+@pytest.fixture
+def resolves(monkeypatch, tmp_path):
+    """No cache on disk, an empty one in memory, and the list of specs the driver parses and resolves."""
+    monkeypatch.setenv("CROUPIER_CACHE", "off")
+    calls: list[str] = []
+    real = driver._Work.resolve
+
+    def counting(name, shown, disk=True):
+        calls.append(Path(name).name)
+        return real(name, shown, disk)
+
+    monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
+    cache.forget()
+    yield calls
+    cache.forget()
+
+
+@pytest.fixture
+def specs(tmp_path) -> Path:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    for name in ("baccarat.rules", "baccarat_commission.rules"):
+        shutil.copy(ROOT / "spec" / name, folder / name)
+    return folder
+
+
+def test_each_level_adds_to_the_one_below(resolves):
+    engine = compile_spec(BACCARAT, Level.ENGINE)
+    checked = compile_spec(BACCARAT, Level.CHECKED)
+    full = compile_spec(BACCARAT, Level.ALL)
+    assert resolves == ["baccarat.rules"]  # one parse and resolve serves the three levels
+    assert engine.ok and checked.ok and full.ok
+    assert engine.game is checked.game is full.game and engine.engine is full.engine
+    assert engine.engine_source == (ROOT / "generated" / "engines" / "baccarat.py").read_text(encoding="utf-8")
+    assert engine.facts["name"] == "baccarat" and engine.facts["dealt_round"] and not engine.facts["seat_game"]
+    assert engine.artefacts == {} and checked.artefacts == {}
+    assert full.artefacts["engines/baccarat.py"] == engine.engine_source
+    assert {"cards/baccarat.en.md", "cards/baccarat.zh-Hant.html", "tests/test_baccarat.py"} <= set(full.artefacts)
+    assert set(engine.sources) == {"spec/baccarat.rules"}
+
+
+def test_checks_run_only_from_checked_up(resolves, monkeypatch):
+    import croupier.checks
+
+    ran = []
+    monkeypatch.setattr(croupier.checks, "run_checks", lambda game: ran.append(game.name) or [])
+    compile_spec(BACCARAT, Level.ENGINE)
+    assert ran == []
+    compile_spec(BACCARAT, Level.CHECKED)
+    compile_spec(BACCARAT, Level.ALL)
+    assert ran == ["baccarat"]
+
+
+def test_results_are_the_callers_own(resolves):
+    first = compile_spec(BACCARAT, Level.ALL)
+    first.artefacts.clear()
+    first.diagnostics.append("noise")
+    again = compile_spec(BACCARAT, Level.ALL)
+    assert "engines/baccarat.py" in again.artefacts and "noise" not in again.diagnostics
+
+
+def test_the_key_is_the_content_not_the_game_name(resolves, specs):
+    spec = specs / "baccarat.rules"
+    text = spec.read_text(encoding="utf-8")
+    before = compile_spec(spec)
+    spec.write_text(text.replace("pays 9 including stake", "pays 10 including stake"), encoding="utf-8")
+    after = compile_spec(spec)
+    assert before.facts["name"] == after.facts["name"] == "baccarat"
+    assert before.engine_source != after.engine_source
+    spec.write_text(text, encoding="utf-8")
+    assert compile_spec(spec).engine is before.engine  # the first content again: the first result
+    assert resolves == ["baccarat.rules", "baccarat.rules"]
+
+
+def test_the_same_text_at_another_path_is_another_spec(resolves, specs, tmp_path):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    shutil.copy(specs / "baccarat.rules", other / "baccarat.rules")
+    a, b = compile_spec(specs / "baccarat.rules"), compile_spec(other / "baccarat.rules")
+    assert a.spec != b.spec and a.engine_source != b.engine_source  # the header names the spec's path
+    assert len(resolves) == 2
+
+
+def test_an_edited_base_recompiles_its_variant(resolves, specs):
+    variant = specs / "baccarat_commission.rules"
+    first = compile_spec(variant)
+    assert compile_spec(variant).engine is first.engine
+    base = specs / "baccarat.rules"
+    base.write_text(base.read_text(encoding="utf-8").replace("8 decks", "6 decks", 1), encoding="utf-8")
+    second = compile_spec(variant)
+    assert second.engine is not first.engine
+    assert second.game.shoe.decks == 6 and first.game.shoe.decks == 8
+    assert resolves == ["baccarat_commission.rules", "baccarat_commission.rules"]
+    assert set(second.sources) == {str(variant), str(base)}
+
+
+def test_a_bad_spec_is_compiled_afresh_each_time(resolves, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('game bad "Bad"\nshoe 0 decks standard52\n', encoding="utf-8")
+    first, second = compile_spec(bad, Level.CHECKED), compile_spec(bad, Level.CHECKED)
+    assert not first.ok and first.engine is None
+    assert [d.code for d in first.diagnostics] == [d.code for d in second.diagnostics]
+    assert resolves == ["bad.rules", "bad.rules"]
+
+
+def test_an_unreadable_spec_is_a_diagnostic(resolves, tmp_path):
+    result = compile_spec(tmp_path / "missing.rules", Level.ALL)
+    assert not result.ok and [d.code for d in result.diagnostics] == ["E0000"]
+
+
+def test_build_then_check_in_one_process_compiles_once(resolves, tmp_path):
+    out = tmp_path / "out"
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        assert main(["build", str(BACCARAT), "--out", str(out)]) == 0
+        assert main(["check", str(BACCARAT), "--no-stale"]) == 0
+        assert main(["play", str(BACCARAT), "--cards", "3S 2H 4D 2C 6H AS"]) == 0
+        assert main(["simulate", str(BACCARAT), "--shoes", "1", "--workers", "1"]) == 0
+        assert main(["analyze", str(BACCARAT)]) == 0
+    assert resolves == ["baccarat.rules"]
+
+
+def test_only_the_driver_resolves_specs():
+    """No module outside the semantics stage and the driver makes a spec loader."""
+    users = sorted(str(p.relative_to(ROOT / "compiler")) for p in (ROOT / "compiler").rglob("*.py")
+                   if re.search(r"\bLoader\(|\bresolve_file\(", p.read_text(encoding="utf-8")))
+    assert users == ["driver/compile.py", "semantics/resolve.py"]
+
+
+def test_play_loads_neither_checks_nor_cards(tmp_path):
+    code = ("import sys; from croupier.cli.main import main; status = main(sys.argv[1:]); "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('croupier.'))), file=sys.stderr); "
+            "raise SystemExit(status)").replace("import sys;", "import json, sys;")
+    env = {**os.environ, "CROUPIER_CACHE": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, "-c", code, "play", str(BACCARAT), "--cards", "3S 2H 4D 2C 6H AS"],
+                         env=env, capture_output=True, text=True, check=True)
+    loaded = json.loads(run.stderr.strip().splitlines()[-1])
+    assert "croupier.driver.compile" in loaded and "croupier.backends.engine.emitter" in loaded
+    assert not [m for m in loaded if m.startswith(("croupier.checks", "croupier.backends.cards"))]
+    assert not (tmp_path / "cache").exists()  # play must parse anyway: it neither reads nor writes the disk cache
+
+
+def test_the_version_is_the_package_version():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert croupier.__version__ == pyproject["project"]["version"] == metadata.version("croupier")
+
+
+def test_the_compiler_digest_follows_every_source_file(monkeypatch, tmp_path):
+    copy = tmp_path / "compiler"
+    shutil.copytree(ROOT / "compiler", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache, "COMPILER", copy)
+    digests = []
+    for edit in (None, "syntax/croupier.lark", "backends/cards/templates/card.md.j2", "driver/compile.py"):
+        if edit:
+            with (copy / edit).open("a", encoding="utf-8") as f:
+                f.write("\n")
+        cache.compiler_digest.cache_clear()
+        digests.append(cache.compiler_digest())
+    cache.compiler_digest.cache_clear()
+    assert len(set(digests)) == 4
+
+
+def test_the_memory_keeps_the_most_recent_values_of_each_kind():
+    cache.forget()
+    try:
+        for i in range(cache.MEMORY_ENTRIES + 10):
+            cache.keep("probe", f"k{i}", i, disk=False)
+            cache.keep("other", "one", "kept", disk=False)
+        assert cache.recall("probe", "k0", disk=False) is None
+        assert cache.recall("probe", f"k{cache.MEMORY_ENTRIES + 9}", disk=False) == cache.MEMORY_ENTRIES + 9
+        assert sum(cache.recall("probe", f"k{i}", disk=False) is not None
+                   for i in range(cache.MEMORY_ENTRIES + 10)) == cache.MEMORY_ENTRIES
+        assert cache.recall("other", "one", disk=False) == "kept"
+    finally:
+        cache.forget()
