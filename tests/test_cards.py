@@ -295,7 +295,9 @@ def test_mathematics_section_is_rendered_when_the_driver_provides_it(monkeypatch
     assert 'id="mathematics"' not in html
     # the driver asks the analysis tool; an analysis that cannot cover a game leaves the card without the section
     assert 'id="mathematics"' in results[0].artefacts[f"cards/{game.name}.en.html"]
-    monkeypatch.setattr(pipeline.card_math, "math_view", lambda game, lang: 1 / 0)
+    from croupier.tools.analysis import card_math
+
+    monkeypatch.setattr(card_math, "math_view", lambda game, lang: 1 / 0)
     assert pipeline.card_mathematics(game, "en") is None
 
 

@@ -83,9 +83,11 @@ def test_the_card_languages_come_in_as_data() -> None:
     """The W0601 spec labels hand `b` in en and zh-Hans only: only a language outside those is missing."""
     game = load(ERRORS / "W0601_label_missing_language.rules")
     assert [d.message for d in translations.check(game)] == ["the hand `b` has no label in zh-Hant"]
-    assert translations.check(game, ("en", "zh-Hans")) == []
+    # with en and zh-Hans as the card languages nothing is missing; the zh-Hant labels are in a language
+    # no card shows (W0602), which is another warning
+    assert {d.code for d in translations.check(game, ("en", "zh-Hans"))} == {"W0602"}
     named = ["game `g`", "hand `p`", "hand `b`", "outcome `pw`", "outcome `bw`", "outcome `tie`", "bet `p`"]
-    assert [d.message for d in run_checks(game, languages=("en", "it"))] == [
+    assert [d.message for d in run_checks(game, languages=("en", "it")) if d.code == "W0601"] == [
         f"the {what} has no label in it" for what in named]
 
 

@@ -71,7 +71,7 @@ def test_checks_run_only_from_checked_up(resolves, monkeypatch):
     import croupier.checks
 
     ran = []
-    monkeypatch.setattr(croupier.checks, "run_checks", lambda game: ran.append(game.name) or [])
+    monkeypatch.setattr(croupier.checks, "run_checks", lambda game, *more: ran.append(game.name) or [])
     compile_spec(BACCARAT, Level.ENGINE)
     assert ran == []
     compile_spec(BACCARAT, Level.CHECKED)
