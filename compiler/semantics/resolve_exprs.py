@@ -72,6 +72,10 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
         if not g.outcomes:
             err("E0128", "the spec declares hands but no outcome", g.span,
                 "add: outcome NAME when …")
+    if not g.hands and not g.types and g.base is None:
+        err("E0128", "the spec declares neither hands (a dealt round) nor hand types (a seat game): "
+                     "there is no game to play", g.span,
+            "add: hand NAME … and deal …, or: type NAME … with seats, hand size and settle")
     resolve(g, "valid_bets_none_when", valid_bet_scope(g), BOOL)
     ts = type_scope(g)
     for t in g.types:
