@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 # Each module named here defines `register(subparsers)`.
-COMMAND_MODULES = ["croupier.cli.analyze", "croupier.cli.simulate"]
+COMMAND_MODULES = ["croupier.cli.analyze", "croupier.cli.simulate", "croupier.cli.fmt", "croupier.cli.diff"]
 
 
 def add_commands(sub) -> None:

@@ -1,0 +1,1 @@
+"""`croupier diff`: what changed between two versions of a spec, in rules, rounds, money and reference cases."""
