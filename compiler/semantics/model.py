@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.semantics.expr import Expr, expr_text
+from croupier.semantics.expr import Expr, expr_text, names_used, role_arguments
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
@@ -86,13 +86,20 @@ class CardClass(Item):
 
 @dataclass
 class Wild:
-    """Wild ranks, what they may stand for, and how the best substitution is chosen."""
+    """Wild cards (whole ranks, and single cards such as the king of one suit), the ranks they may
+    stand for, and how the best substitution is chosen."""
 
     ranks: tuple[str, ...]
     stands_for: tuple[str, ...]
     best_by: tuple[str, ...]
     span: Span
     cite: str | None = None
+    cards: tuple[str, ...] = ()  # single wild cards by code (`KD`): the other cards of their rank are not wild
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The wild ranks and cards, as the spec lists them."""
+        return self.ranks + self.cards
 
 
 @dataclass
@@ -224,6 +231,28 @@ class Settlement:
     def stake(self) -> str | None:
         """The table formula every player stakes against the banker (`each player stakes NAME`), if declared."""
         return self.stake_lines[0].name if self.stake_lines else None
+
+
+def seats_that_bring(game: Game, what: str) -> str:
+    """Which seats a table must give an amount for, by the settlement scheme and what its formulas read:
+    `what` is "stake" or "coins"; the answer "every seat", "players" (all but the banker), "banker"
+    or "" (no formula reads it). In a pairwise game any seat may win or lose, so every seat brings
+    what is read; against a banker, `stake(player)` asks the players only."""
+    s = game.settlement
+    if s is None:
+        return ""
+    roles: set[str] = set()
+    for cl in s.clauses:
+        roles |= role_arguments(cl.expr, what) | role_arguments(cl.unless, what)
+    for f in game.formulas.values():
+        roles |= role_arguments(f.expr, what)
+        if what == "coins" and "poorest" in names_used(f.expr):
+            roles.add("every seat")
+    if not roles:
+        return ""
+    if s.scheme != "against-banker" or not roles <= {"player", "banker"} or roles == {"player", "banker"}:
+        return "every seat"
+    return "players" if roles == {"player"} else "banker"
 
 
 @dataclass

@@ -63,11 +63,29 @@ def card_class(cx: Context, stmt: ast.ClassStmt) -> None:
 
 
 def wild(cx: Context, stmt: ast.WildStmt) -> None:
+    """`wild BJ SJ as …` (whole ranks) or `wild KD as …` (one card: the king of diamonds), or both."""
     g = cx.game
-    if cx.singleton(stmt, "wild", g.wild is not None):
-        g.wild = model.Wild(cx.ranks(stmt.wilds, cx.universe(), "the wild cards"),
-                            cx.ranks(stmt.stands_for, cx.universe(), "what a wild stands for"),
-                            tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite)
+    if not cx.singleton(stmt, "wild", g.wild is not None):
+        return
+    universe = cx.universe()
+    suits = g.shoe.suits if g.shoe else model.STANDARD_SUITS
+    cards: list[str] = []
+    rank_parts = []
+    for first, last in stmt.wilds.parts:
+        text = cx.norm_rank(first.text)
+        rank, suit = cx.norm_rank(text[:-1]), text[-1:]
+        if last is None and text not in universe and rank in universe and suit in suits:
+            if rank + suit in cards:
+                cx.err("E0103", f"the wild card {first.text} is named twice", first.span)
+            cards.append(rank + suit)
+        else:
+            rank_parts.append((first, last))
+    ranks = cx.ranks(ast.RankSet(rank_parts, stmt.wilds.span), universe, "the wild cards")
+    for card in cards:
+        if card[:-1] in ranks:
+            cx.err("E0103", f"the wild card {card} belongs to a rank that is wild already", stmt.wilds.span)
+    g.wild = model.Wild(ranks, cx.ranks(stmt.stands_for, universe, "what a wild stands for"),
+                        tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite, tuple(cards))
 
 
 def total(cx: Context, stmt: ast.TotalStmt) -> None:

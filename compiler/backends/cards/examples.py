@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from croupier.cache import cached
 from croupier.semantics.cases import Case
+from croupier.semantics.hand_classes import facts_key
 from croupier.semantics.model import Game
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -85,9 +86,17 @@ def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]
 def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     wanted = {t.name for t in game.types}
     found: dict[str, list[str]] = {}
+    asked: set[tuple] = set()  # hands alike for every hand type (`hand_classes.facts_key`) are asked once
+    wild = (set(game.wild.ranks), set(game.wild.cards)) if game.wild else (set(), set())
     for tried, hand in enumerate(_hands(game)):
         if tried >= SEARCH_LIMIT or len(found) == len(wanted):
             break
+        plain = [c if c in game.shoe.jokers else c[:-1] for c in hand
+                 if c not in wild[1] and (c if c in game.shoe.jokers else c[:-1]) not in wild[0]]
+        key = (facts_key(game, plain, False), len(hand) - len(plain))
+        if key in asked:
+            continue
+        asked.add(key)
         try:
             answer = engine.adjudicate({"hand": hand})
         except Exception:  # noqa: BLE001 - an engine that refuses a hand just gives no example

@@ -21,7 +21,7 @@ from croupier.backends.engine.python_expr import py_number, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import Expr, expr_text, names_used
-from croupier.semantics.model import Game
+from croupier.semantics.model import Game, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
 COMMON_MODULES = ["common"]
@@ -253,6 +253,7 @@ class EngineEmitter:
         w.assign("CLASSES", {c.name: tuple(c.ranks) for c in g.classes.values()})
         wild = g.wild
         w.line(f"WILD_RANKS = {literal(tuple(wild.ranks) if wild else ())}")
+        w.line(f"WILD_CARDS = {literal(tuple(wild.cards) if wild else ())}")
         w.line(f"WILD_CHOICES = {literal(tuple(wild.stands_for) if wild else ())}")
         w.line(f"WILD_BEST_BY = {literal(tuple(wild.best_by) if wild else ())}")
         w.line(f"CARD_ORDER = {literal(g.card_order)}")
@@ -262,14 +263,12 @@ class EngineEmitter:
         w.line("TIEBREAK = {" + ", ".join(f"{literal(t.name)}: {literal(t.tiebreak)}" for t in g.types) + "}")
         w.assign("TYPE_LABELS", {t.name: t.labels.get("en", t.name) for t in g.types})
         w.line(f"SCHEME = {literal(g.settlement.scheme)}")
-        used = set()
-        for cl in g.settlement.clauses:
-            used |= names_used(cl.expr) | names_used(cl.unless)
-        for f in g.formulas.values():
-            used |= names_used(f.expr)
         w.line(f"NEEDS_BANKER = {literal(g.settlement.scheme == 'against-banker')}")
-        w.line(f"NEEDS_STAKES = {literal('stake()' in used)}")
-        w.line(f"NEEDS_COINS = {literal('coins()' in used or 'poorest' in used)}")
+        # what the table must give, and for which seats: "every seat", "players", "banker" or "" (nothing)
+        w.line(f"STAKES_FROM = {literal(seats_that_bring(g, 'stake'))}")
+        w.line(f"COINS_FROM = {literal(seats_that_bring(g, 'coins'))}")
+        w.line("NEEDS_STAKES = bool(STAKES_FROM)")
+        w.line("NEEDS_COINS = bool(COINS_FROM)")
         w = self.funcs
         self.named_functions("TYPE_TESTS", "type", "h", [(t.name, t.when, t.cite, ":") for t in g.types])
         self.named_functions("FORMULAS", "formula", "t", [(f.name, f.expr, f.cite, " =") for f in g.formulas.values()])
