@@ -47,7 +47,10 @@ class PairSettler:
         self.place = place
         self.class_rank = {c: i for i, c in enumerate(sorted(range(deck.k), key=lambda c: place[self.levels[c][0]]))}
         self._keys: dict[tuple[int, ...], tuple] = {}
+        self._interned: dict[tuple, tuple] = {}  # one object per distinct key (memos key on its id)
         self._memo: dict[tuple, tuple[Fraction, Fraction, Fraction]] = {}
+        self._outcomes: dict[tuple, Fraction] = {}
+        self._laws: dict[tuple, dict] = {}
 
     @staticmethod
     def top_keys_last(engine) -> bool:
@@ -68,26 +71,52 @@ class PairSettler:
             at = self.top_at[v.type]
             if at is None:
                 got = (v.type, v.strength, None)
+                got = self._interned.setdefault(got, got)
             else:
                 top = max((c for c, n in enumerate(hand) if n), key=self.class_rank.get)
                 got = (v.type, v.strength[:at], (top, hand[top]))
-            self._keys[hand] = got
+            got = self._keys[hand] = self._interned.setdefault(got, got)
         return got
 
     # ---- settling -----------------------------------------------------------------------------------
     def net(self, first: tuple[int, ...], second: tuple[int, ...]) -> tuple[Fraction, Fraction, Fraction]:
         """The second seat's expected net in units of its stake against the first, and the probabilities
-        that it wins and that it loses (a net above or below 0)."""
+        that it wins and that it loses (a net above or below 0).
+
+        A pair settles by the two hands' types and which is stronger (the settle scope reads types,
+        `tied`, multipliers, stakes and coins, and the stakes and coins here are fixed), so the engine
+        settles each (type, type, comparison) once."""
         kf, ks = self.key(first), self.key(second)
-        memo = (kf, ks)
+        memo = (id(kf), id(ks))
         got = self._memo.get(memo)
         if got is None:
             if kf[2] is not None and ks[2] is not None and kf[:2] == ks[:2]:
-                got = self._duel(first, second, kf[2], ks[2], kf[0])
+                law = self._top_outcomes(kf[2], ks[2], kf[0])
+                total = sum(w for w, _xy in law.values())
+                net = win = loss = Fraction(0)
+                for cmp, (w, (x, y)) in law.items():
+                    value = self._outcome(kf[0], ks[0], cmp, lambda x=x, y=y: self._arranged(first, second, x, y))
+                    p = Fraction(w, total)
+                    net += p * value
+                    win += p * (value > 0)
+                    loss += p * (value < 0)
+                got = (net, win, loss)
             else:
-                net = self._settle(self.d.codes(first, taken := {}), self.d.codes(second, taken))
-                got = (net, Fraction(net > 0), Fraction(net < 0))
+                sf, ss = self.d.value(first).strength, self.d.value(second).strength
+                cmp = (sf > ss) - (sf < ss)
+                value = self._outcome(kf[0], ks[0], cmp,
+                                      lambda: (self.d.codes(first, taken := {}), self.d.codes(second, taken)))
+                got = (value, Fraction(value > 0), Fraction(value < 0))
             self._memo[memo] = got
+        return got
+
+    def _outcome(self, type_f: str, type_s: str, cmp: int, codes) -> Fraction:
+        """The second seat's net when hands of these types meet and the first is stronger (cmp 1), weaker
+        (-1) or tied (0); `codes()` gives two such hands, asked only the first time."""
+        key = (type_f, type_s, cmp)
+        got = self._outcomes.get(key)
+        if got is None:
+            got = self._outcomes[key] = self._settle(*codes())
         return got
 
     def _settle(self, codes_first: list[str], codes_second: list[str]) -> Fraction:
@@ -100,34 +129,35 @@ class PairSettler:
         base = Fraction(out[self.stake]) if self.stake is not None else Fraction(1)
         return Fraction(out["net"]["second"]) / base
 
-    def _duel(self, first, second, top_f, top_s, kind: str) -> tuple[Fraction, Fraction, Fraction]:
-        """Two hands equal up to their top cards: the net over the exact law of those cards (the highest of
-        a uniformly random set of a class's cards; two sets of one class are disjoint)."""
+    def _top_outcomes(self, top_f, top_s, kind: str) -> dict[int, list]:
+        """Two hands equal up to their top cards (the highest of a uniformly random set of a class's cards;
+        two sets of one class are disjoint): {comparison: [ways, (level of the first's, of the second's)]}."""
+        memo = (top_f, top_s, kind)
+        got = self._laws.get(memo)
+        if got is not None:
+            return got
         keys = self.e.TIEBREAK[kind]
 
         def top_key(code: str) -> tuple:
             rank, suit = self.place[code]
             return tuple(rank if k == "high card" else suit for k in keys if k in ("high card", "high suit"))
 
-        by_outcome: dict[int, list] = {}
+        got = {}
         for (x, y), ways in self._top_law(top_f, top_s).items():
             kx, ky = top_key(self.levels[top_f[0]][x]), top_key(self.levels[top_s[0]][y])
-            outcome = (kx > ky) - (kx < ky)
-            entry = by_outcome.setdefault(outcome, [0, (x, y)])
+            entry = got.setdefault((kx > ky) - (kx < ky), [0, (x, y)])
             entry[0] += ways
-        total = sum(w for w, _xy in by_outcome.values())
-        net = win = loss = Fraction(0)
-        for w, (x, y) in by_outcome.values():
-            taken: dict[str, int] = {}
-            tops = self._arrange(top_f, x, top_s, y, taken)
-            codes_f = self.d.codes(tuple(0 if c == top_f[0] else n for c, n in enumerate(first)), taken) + tops[0]
-            codes_s = self.d.codes(tuple(0 if c == top_s[0] else n for c, n in enumerate(second)), taken) + tops[1]
-            value = self._settle(codes_f, codes_s)
-            p = Fraction(w, total)
-            net += p * value
-            win += p * (value > 0)
-            loss += p * (value < 0)
-        return net, win, loss
+        self._laws[memo] = got
+        return got
+
+    def _arranged(self, first, second, x: int, y: int) -> tuple[list[str], list[str]]:
+        """Codes of two hands with their top cards at levels x and y of their top classes."""
+        top_f, top_s = self.key(first)[2], self.key(second)[2]
+        taken: dict[str, int] = {}
+        tops = self._arrange(top_f, x, top_s, y, taken)
+        codes_f = self.d.codes(tuple(0 if c == top_f[0] else n for c, n in enumerate(first)), taken) + tops[0]
+        codes_s = self.d.codes(tuple(0 if c == top_s[0] else n for c, n in enumerate(second)), taken) + tops[1]
+        return codes_f, codes_s
 
     def _top_law(self, top_f, top_s) -> dict[tuple[int, int], int]:
         """{(level of the first's top card, level of the second's): ways}, levels from 0 (weakest)."""
@@ -177,7 +207,7 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
     firsts = deck.finals(t_first)
     groups: dict[tuple, list] = {}  # (size, key) -> [(hand, V(F) prod (N_c)_(F_c))]
     for f, v in firsts.items():
-        groups.setdefault((sum(f), settler.key(f)), []).append((f, v * deck.weight(f)))
+        groups.setdefault((sum(f), id(settler.key(f))), []).append((f, v * deck.weight(f)))
     seconds: dict[tuple[int, ...], None] = {}
     for t in thresholds:
         seconds.update(dict.fromkeys(deck.finals(t)))
@@ -185,7 +215,8 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
     ff = [[[falling(m - r, k) for k in range(m + 1)] for r in range(m + 1)] for m in deck.counts]
     most = max((sum(f) for f in firsts), default=0) + max((sum(h) for h in seconds), default=0)
     scale = [falling(n - size, most - size) for size in range(most + 1)]
-    results: dict[tuple[int, ...], dict[tuple, int]] = {}  # h -> {(net, win, loss): weight over falling(n, most)}
+    results: dict[tuple[int, ...], dict[int, int]] = {}  # h -> {outcome id: weight over falling(n, most)}
+    outcome_ids: dict[tuple, int] = {}
     for h in seconds:
         size_h = sum(h)
         support = [(c, k, ff[c]) for c, k in enumerate(h) if k]
@@ -202,10 +233,11 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
                     s += w
                     shown = shown or f
             if s:
-                outcome = settler.net(shown, h)
+                outcome = outcome_ids.setdefault(settler.net(shown, h), len(outcome_ids))
                 acc[outcome] = acc.get(outcome, 0) + s * scale[size_f + size_h]
         results[h] = acc
     denominator = falling(n, most)
+    outcomes = list(outcome_ids)
     out = {}
     for t in thresholds:
         sums: dict[tuple, int] = {}
@@ -213,7 +245,8 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
             for outcome, w in results[h].items():
                 sums[outcome] = sums.get(outcome, 0) + v * w
         row = {"net": Fraction(0), "wins": Fraction(0), "losses": Fraction(0)}
-        for (net, win, loss), w in sums.items():
+        for i, w in sums.items():
+            net, win, loss = outcomes[i]
             p = Fraction(w, denominator)
             row["net"] += p * net
             row["wins"] += p * win
