@@ -30,7 +30,7 @@ def survey_size(g: Game) -> int:
     choices = len(g.wild.stands_for) if g.wild else 1
     poly = [1] + [0] * high
     for r in shoe.ranks + shoe.jokers:
-        copies = shoe.decks * (1 if r in shoe.jokers else len(shoe.suits))
+        copies = shoe.rank_copies(r)
         weight = choices if r in wild else 1
         new = [0] * (high + 1)
         for i, a in enumerate(poly):
@@ -92,7 +92,7 @@ def _ties_settled(game: Game) -> bool:
 def _survey(game: Game, engine) -> list:
     shoe = game.shoe
     ranks = list(shoe.ranks) + list(shoe.jokers)
-    copies = {r: shoe.decks * (1 if r in shoe.jokers else len(shoe.suits)) for r in ranks}
+    copies = {r: shoe.rank_copies(r) for r in ranks}
     low, high = game.hand_size
     unmatched: list[str] = []
     overlaps: dict[tuple[str, str], str] = {}
@@ -135,5 +135,6 @@ def _codes(combo: tuple[str, ...], shoe) -> list[str]:
     for r in combo:
         n = seen.get(r, 0)
         seen[r] = n + 1
-        out.append(r if r in shoe.jokers else r + shoe.suits[n % len(shoe.suits)])
+        codes = shoe.codes_of(r)
+        out.append(codes[n % len(codes)])
     return out

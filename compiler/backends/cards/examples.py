@@ -42,7 +42,7 @@ def _normal_code(game: Game, text) -> str | None:
         return t
     rank, suit = t[:-1], t[-1:]
     rank = "10" if rank == "T" else rank
-    if rank in game.shoe.ranks and suit in game.shoe.suits:
+    if rank + suit in game.shoe.cards:
         return rank + suit
     return None
 
@@ -59,14 +59,10 @@ def _hands(game: Game):
             for k in combo:
                 n = seen.get(k, 0)
                 seen[k] = n + 1
-                if k in shoe.jokers:
-                    if n >= shoe.decks:
-                        break
-                    hand.append(k)
-                else:
-                    if n >= len(shoe.suits) * shoe.decks:
-                        break
-                    hand.append(k + shoe.suits[n % len(shoe.suits)])
+                if n >= shoe.rank_copies(k):
+                    break
+                codes = shoe.codes_of(k)
+                hand.append(codes[n % len(codes)])
             else:
                 yield hand
 

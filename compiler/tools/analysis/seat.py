@@ -42,8 +42,9 @@ class SeatAnalysis:
             key = (engine.VALUE.get(rank), classes, rank in engine.WILD_RANKS)
             groups.setdefault(key, []).append(rank)
         self.classes = list(groups.values())  # each: the ranks of one class
-        copies = {r: engine.DECKS * (1 if r in engine.JOKERS else len(engine.SUITS)) for r in engine.RANKS}
-        copies.update({j: engine.DECKS for j in engine.JOKERS})
+        copies = {}
+        for code in engine.shoe_cards(engine.DECKS):
+            copies[engine.RANK_OF[code]] = copies.get(engine.RANK_OF[code], 0) + 1
         self.counts = [sum(copies[r] for r in ranks) for ranks in self.classes]
         self.copies = copies
         self.cards = sum(self.counts)
@@ -59,7 +60,8 @@ class SeatAnalysis:
                 k = used.get(rank, 0)
                 if k < self.copies[rank]:
                     used[rank] = k + 1
-                    out.append(rank if rank in self.e.JOKERS else rank + self.e.SUITS[k % len(self.e.SUITS)])
+                    codes = [c for c in self.e.CARD_CODES if self.e.RANK_OF[c] == rank]
+                    out.append(codes[k % len(codes)])
                     break
             else:
                 raise ValueError(f"the deck has no more cards of class {self.classes[c]}")
