@@ -48,12 +48,10 @@ def copies_of(game: Game) -> dict[str, int]:
     shoe = game.shoe
     wild_cards = game.wild.cards if game.wild else ()
     out = {}
-    for r in shoe.ranks:
-        out[r] = shoe.decks * (len(shoe.suits) - sum(1 for c in wild_cards if c[:-1] == r))
-    for j in shoe.jokers:
-        out[j] = shoe.decks
+    for r in shoe.ranks + shoe.jokers:
+        out[r] = shoe.rank_copies(r) - sum(shoe.copies(c) for c in wild_cards if shoe.rank_of(c) == r)
     for c in wild_cards:
-        out[c] = shoe.decks
+        out[c] = shoe.copies(c)
     return {r: n for r, n in out.items() if n > 0}
 
 
@@ -99,17 +97,17 @@ def facts_key(game: Game, ranks: list[str] | tuple[str, ...], wild: bool) -> tup
 
 def card_codes(game: Game, ranks: list[str] | tuple[str, ...]) -> list[str]:
     """Card codes for a multiset of ranks (single wild cards by their code): each repeat of a rank
-    takes the next suit it has, skipping its single wild cards' suits."""
+    takes the next card of that rank in the deck's order, skipping its single wild cards."""
     shoe = game.shoe
     wild_cards = set(game.wild.cards) if game.wild else set()
     seen: dict[str, int] = {}
     out = []
     for r in ranks:
-        if r in shoe.jokers or r in wild_cards:
+        if r in wild_cards:
             out.append(r)
             continue
-        suits = [s for s in shoe.suits if r + s not in wild_cards]
+        codes = [c for c in shoe.codes_of(r) if c not in wild_cards]
         n = seen.get(r, 0)
         seen[r] = n + 1
-        out.append(r + suits[n % len(suits)])
+        out.append(codes[n % len(codes)])
     return out

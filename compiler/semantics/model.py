@@ -64,9 +64,28 @@ class Assumption(Item):
     """A choice the sources leave open, stated in the spec and shown on the card."""
 
 
+def card_code(rank: str, suit: str) -> str:
+    """A card's code: its rank, then the one-letter name of its suit (`KD`, `10S`)."""
+    return rank + suit
+
+
+@dataclass
+class Deck(Item):
+    """A deck a shoe may be made of: its ranks and suits in order, and its cards (codes, a card listed as
+    often as one deck holds it, jokers last)."""
+
+    ranks: tuple[str, ...] = ()
+    suits: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    jokers: tuple[str, ...] = ()
+
+
 @dataclass
 class Shoe:
-    """The cards in play: decks of a kind, jokers, and the ranks and suits they use."""
+    """The cards in play: decks of a kind, jokers, and the ranks and suits they use.
+
+    `cards` is one deck, card by card (jokers last); the shoe holds `decks` of them.
+    """
 
     decks: int
     kind: str
@@ -75,13 +94,46 @@ class Shoe:
     jokers: tuple[str, ...]
     span: Span
     cite: str | None = None
+    cards: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            self.cards = tuple(card_code(r, s) for r in self.ranks for s in self.suits) + self.jokers
+
+    @property
+    def size(self) -> int:
+        """How many cards the shoe holds."""
+        return self.decks * len(self.cards)
+
+    def rank_of(self, code: str) -> str:
+        return code if code in self.jokers else code[:-1]
+
+    def suit_of(self, code: str) -> str | None:
+        return None if code in self.jokers else code[-1]
+
+    def codes(self) -> tuple[str, ...]:
+        """The distinct cards of the shoe, in the order of its deck."""
+        return tuple(dict.fromkeys(self.cards))
+
+    def copies(self, code: str) -> int:
+        """How many times the shoe holds a card."""
+        return self.decks * self.cards.count(code)
+
+    def codes_of(self, rank: str) -> tuple[str, ...]:
+        """The distinct cards of one rank (a joker is its own card)."""
+        return tuple(c for c in self.codes() if self.rank_of(c) == rank)
+
+    def rank_copies(self, rank: str) -> int:
+        """How many cards of one rank the shoe holds."""
+        return self.decks * sum(1 for c in self.cards if self.rank_of(c) == rank)
 
 
 @dataclass
 class CardClass(Item):
-    """A named class of ranks, such as the face cards."""
+    """A named class of cards, such as the face cards: whole ranks, and single cards (`KD`)."""
 
     ranks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
 
 
 @dataclass
@@ -175,6 +227,10 @@ class Bet(Item):
 
     wins: list[BetRule] = field(default_factory=list)
     pushes: list[Expr] = field(default_factory=list)
+
+    def expressions(self) -> list[Expr]:
+        """Every expression the bet reads."""
+        return [w.when for w in self.wins if w.when is not None] + list(self.pushes)
 
 
 @dataclass
@@ -306,9 +362,12 @@ class Game:
     base: Game | None = None
     sources: list[Source] = field(default_factory=list)
     assumptions: dict[str, Assumption] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
     shoe: Shoe | None = None
     joker_labels: dict[str, Labels] = field(default_factory=dict)
+    suit_labels: dict[str, Labels] = field(default_factory=dict)
     values: dict[str, Fraction] = field(default_factory=dict)
+    card_values: dict[str, Fraction] = field(default_factory=dict)  # single cards valued apart from their rank
     value_cite: str | None = None
     classes: dict[str, CardClass] = field(default_factory=dict)
     wild: Wild | None = None

@@ -180,7 +180,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     if shoe is not None:
         view["shoe"] = {
             "decks": shoe.decks, "kind": shoe.kind,
-            "cards": shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers)),
+            "cards": shoe.size,
             "jokers": [{"code": j, "label": g.joker_labels[j].get(lang, j) if j in g.joker_labels else j}
                        for j in shoe.jokers],
             "cite": shoe.cite or "",

@@ -43,7 +43,7 @@ def _normal_code(game: Game, text) -> str | None:
         return t
     rank, suit = t[:-1], t[-1:]
     rank = "10" if rank == "T" else rank
-    if rank in game.shoe.ranks and suit in game.shoe.suits:
+    if rank + suit in game.shoe.cards:
         return rank + suit
     return None
 
@@ -60,14 +60,10 @@ def _hands(game: Game):
             for k in combo:
                 n = seen.get(k, 0)
                 seen[k] = n + 1
-                if k in shoe.jokers:
-                    if n >= shoe.decks:
-                        break
-                    hand.append(k)
-                else:
-                    if n >= len(shoe.suits) * shoe.decks:
-                        break
-                    hand.append(k + shoe.suits[n % len(shoe.suits)])
+                if n >= shoe.rank_copies(k):
+                    break
+                codes = shoe.codes_of(k)
+                hand.append(codes[n % len(codes)])
             else:
                 yield hand
 
@@ -91,8 +87,7 @@ def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     for tried, hand in enumerate(_hands(game)):
         if tried >= SEARCH_LIMIT or len(found) == len(wanted):
             break
-        plain = [c if c in game.shoe.jokers else c[:-1] for c in hand
-                 if c not in wild[1] and (c if c in game.shoe.jokers else c[:-1]) not in wild[0]]
+        plain = [game.shoe.rank_of(c) for c in hand if c not in wild[1] and game.shoe.rank_of(c) not in wild[0]]
         key = (facts_key(game, plain, False), len(hand) - len(plain))
         if key in asked:
             continue

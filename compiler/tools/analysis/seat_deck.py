@@ -35,15 +35,19 @@ class SeatDeck:
         self.low, self.high = e.HAND_SIZE
         self.by_top = by_top  # keep ranks of different places in the card order apart
         wild_cards = tuple(getattr(e, "WILD_CARDS", ()))
-        self.suits_of: dict[str, list[str]] = {}  # each plain rank's suits, strongest first (its wild cards left out)
+        self.held = {code: e.DECKS * n for code, n in e.PER_DECK.items()}  # copies of each card code
         strength = {s: len(e.SUIT_ORDER) - i for i, s in enumerate(e.SUIT_ORDER)}
+        self.suits_of: dict[str, list[str]] = {}  # each plain rank's cards, strongest suit first (wild ones left out)
         copies: dict[str, int] = {}
-        for r in e.RANKS:
-            suits = [s for s in e.SUITS if r + s not in wild_cards]
-            self.suits_of[r] = sorted(suits, key=lambda s: -strength.get(s, 0))
-            copies[r] = e.DECKS * len(suits)
-        copies.update({j: e.DECKS for j in e.JOKERS})
-        copies.update({c: e.DECKS for c in wild_cards})
+        for code in e.CARD_CODES:
+            rank = e.RANK_OF[code]
+            if code in wild_cards or rank in e.JOKERS:
+                copies[code if code in wild_cards else rank] = self.held[code]
+                continue
+            self.suits_of.setdefault(rank, []).append(code)
+            copies[rank] = copies.get(rank, 0) + self.held[code]
+        for codes in self.suits_of.values():
+            codes.sort(key=lambda c: -strength.get(e.SUIT_OF[c], 0))
         self.wild_cards = wild_cards
         groups: dict[tuple, list[str]] = {}
         for rank, n in copies.items():
@@ -66,8 +70,8 @@ class SeatDeck:
         """Each card code's place in the order a ranking reads the top card by: (rank, suit) strength."""
         e = self.e
         suit = {s: len(e.SUIT_ORDER) - i for i, s in enumerate(e.SUIT_ORDER)}
-        return {code: (e.CARD_STRENGTH.get(e.RANK_OF.get(rank, rank), 0), suit.get(code[-1], 0) if rank in self.suits_of
-                       else 0) for ranks in self.classes for rank in ranks for code in self.spellings(rank)}
+        return {code: (e.CARD_STRENGTH.get(e.RANK_OF[code], 0), suit.get(e.SUIT_OF[code], 0) if e.SUIT_OF[code] else 0)
+                for ranks in self.classes for rank in ranks for code in self.spellings(rank)}
 
     def classes_are_intervals(self) -> bool:
         """Whether every class holds an unbroken run of the top-card order (so the class of a hand's top card
@@ -86,12 +90,11 @@ class SeatDeck:
         together with the codes `taken` already (a count per code, updated): each rank takes its suits
         strongest first."""
         taken = {} if taken is None else taken
-        decks = self.e.DECKS
         out = []
         for c, n in enumerate(hand):
             for _ in range(n):
                 code = next((x for rank in self.classes[c] for x in self.spellings(rank)
-                             if taken.get(x, 0) < decks), None)
+                             if taken.get(x, 0) < self.held[x]), None)
                 if code is None:
                     raise ValueError(f"the deck has no more cards of class {self.classes[c]}")
                 taken[code] = taken.get(code, 0) + 1
@@ -100,9 +103,7 @@ class SeatDeck:
 
     def spellings(self, rank: str) -> list[str]:
         """The codes of a rank's cards, strongest suit first; a joker or a single wild card is its code."""
-        if rank in self.suits_of:
-            return [rank + s for s in self.suits_of[rank]]
-        return [rank]
+        return self.suits_of.get(rank, [rank])
 
     def value(self, hand: tuple[int, ...]):
         """The engine's evaluation of a hand (cached per vector)."""

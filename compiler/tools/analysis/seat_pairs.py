@@ -162,7 +162,7 @@ class PairSettler:
     def _top_law(self, top_f, top_s) -> dict[tuple[int, int], int]:
         """{(level of the first's top card, level of the second's): ways}, levels from 0 (weakest)."""
         (cf, a), (cs, b) = top_f, top_s
-        d = self.e.DECKS
+        d = self.d.held[self.levels[cf][0]]  # copies of each card (alike within a class)
         lf, ls = len(self.levels[cf]), len(self.levels[cs])
         if cf == cs:
             def both(x: int, y: int) -> int:  # ways with every card of the first at levels <= x, second <= y
@@ -175,24 +175,25 @@ class PairSettler:
             law = {(x, y): both(x, y) - both(x - 1, y) - both(x, y - 1) + both(x - 1, y - 1)
                    for x in range(lf) for y in range(ls)}
         else:
-            def top(n: int, x: int) -> int:
-                return comb(d * (x + 1), n) - comb(d * x, n)
+            ds = self.d.held[self.levels[cs][0]]
 
-            law = {(x, y): top(a, x) * top(b, y) for x in range(lf) for y in range(ls)}
+            def top(n: int, x: int, copies: int) -> int:
+                return comb(copies * (x + 1), n) - comb(copies * x, n)
+
+            law = {(x, y): top(a, x, d) * top(b, y, ds) for x in range(lf) for y in range(ls)}
         return {xy: w for xy, w in law.items() if w}
 
     def _arrange(self, top_f, x: int, top_s, y: int, taken: dict[str, int]) -> tuple[list[str], list[str]]:
         """Cards of the two hands' top classes with the first's highest at level x and the second's at y,
         each hand's others as low as they go (the hand with the lower top card chooses first), recorded in
         `taken`."""
-        d = self.e.DECKS
         out: list[list[str]] = [[], []]
         for (c, n), level, who in sorted([(top_f, x, 0), (top_s, y, 1)], key=lambda item: (item[1], item[2])):
             codes = self.levels[c]
             picked = [codes[level]]
             taken[codes[level]] = taken.get(codes[level], 0) + 1
             for code in codes[:level + 1]:
-                while len(picked) < n and taken.get(code, 0) < d:
+                while len(picked) < n and taken.get(code, 0) < self.d.held[code]:
                     picked.append(code)
                     taken[code] = taken.get(code, 0) + 1
             out[who] = picked
