@@ -115,6 +115,7 @@ def signatures(game: Game, by_top_card: bool) -> dict[tuple, list]:
     A signature is (count, total of the plain cards, each card class's count among them, wild cards,
     top): `top` is the top card's (strength, suit place) when `by_top_card`, else 0."""
     low, high = game.hand_size
+    reader = hc.HandReader(game)
     classes = hc.value_classes(game, by_top_card)
     n_classes = len(game.classes)
     suit_place = {s: len(game.suit_order) - i for i, s in enumerate(game.suit_order)}
@@ -129,7 +130,7 @@ def signatures(game: Game, by_top_card: bool) -> dict[tuple, list]:
                     break
                 new_top = top
                 if by_top_card:
-                    codes = hc.card_codes(game, firsts[0])
+                    codes = reader.card_codes(firsts[0])
                     suit = max(suit_place.get(c[-1], 0) if c not in game.shoe.jokers else 0 for c in codes)
                     new_top = max(top, (cls.strength, suit))
                 key = (count + k, total + (0 if cls.wild else k * cls.value),
@@ -160,6 +161,7 @@ def _survey(game: Game, engine) -> list:
     except _TooMany:
         return ["too many"]
     choices = hc.distinct_choices(game)
+    reader = hc.HandReader(game)
     tries = sum(math.comb(len(choices) + w - 1, w) if w else 1 for (_c, _t, _m, w, _top) in sigs)
     if tries > MAX_SURVEY:
         return ["too many"]
@@ -171,18 +173,18 @@ def _survey(game: Game, engine) -> list:
     ties: dict[str, tuple[str, str]] = {}
     tested: set[tuple] = set()
     for (_count, _total, _members, n_wild, _top), (mult, reps) in sorted(sigs.items(), key=_order):
-        shown = " ".join(hc.card_codes(game, reps[0]))
+        shown = " ".join(reader.card_codes(reps[0]))
         plain = [r for r in reps[0] if not hc.is_wild(game, r)]
         for choice in itertools.combinations_with_replacement(choices, n_wild):
             subbed = plain + list(choice)
-            key = hc.facts_key(game, subbed, n_wild > 0)
+            key = reader.facts_key(subbed, n_wild > 0)
             if key in tested:
                 continue
             tested.add(key)
             matches = _matching_types(engine, subbed, n_wild > 0)
             if len(matches) > 1:
                 overlaps.setdefault((matches[0], matches[1]), shown)
-        value = _classify(engine, hc.card_codes(game, reps[0]))
+        value = _classify(engine, reader.card_codes(reps[0]))
         if value is None:
             unmatched.append(shown)
             unmatched_count += mult
@@ -192,7 +194,7 @@ def _survey(game: Game, engine) -> list:
         if kind in ties:
             continue
         if mult > 1:
-            ties[kind] = (shown, " ".join(hc.card_codes(game, reps[1])))
+            ties[kind] = (shown, " ".join(reader.card_codes(reps[1])))
             continue
         other = strengths.setdefault(kind, {}).setdefault(strength, shown)
         if other != shown:

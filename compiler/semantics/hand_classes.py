@@ -88,26 +88,40 @@ def distinct_choices(game: Game) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
+class HandReader:
+    """What the survey asks of hands, with the deck's lookups made once: facts keys and card codes."""
+
+    def __init__(self, game: Game) -> None:
+        shoe = game.shoe
+        self.wild_cards = set(game.wild.cards) if game.wild else set()
+        ranks = shoe.ranks + shoe.jokers
+        self.member = {r: membership(game, r) for r in ranks}
+        self.value = {r: game.values.get(r, Fraction(0)) for r in ranks}
+        self.codes_of = {r: [c for c in shoe.codes_of(r) if c not in self.wild_cards] for r in ranks}
+        self.n = len(game.classes)
+
+    def facts_key(self, ranks: list[str] | tuple[str, ...], wild: bool) -> tuple:
+        """What a hand type may read of a substituted hand: (count, total, count of each class, wild)."""
+        member = [self.member[r] for r in ranks]
+        return (len(ranks), sum(self.value[r] for r in ranks),
+                tuple(sum(m[i] for m in member) for i in range(self.n)), wild)
+
+    def card_codes(self, ranks: list[str] | tuple[str, ...]) -> list[str]:
+        """Card codes for a multiset of ranks (single wild cards by their code): each repeat of a rank
+        takes the next card of that rank in the deck's order, skipping its single wild cards."""
+        seen: dict[str, int] = {}
+        out = []
+        for r in ranks:
+            if r in self.wild_cards:
+                out.append(r)
+                continue
+            codes = self.codes_of[r]
+            n = seen.get(r, 0)
+            seen[r] = n + 1
+            out.append(codes[n % len(codes)])
+        return out
+
+
 def facts_key(game: Game, ranks: list[str] | tuple[str, ...], wild: bool) -> tuple:
     """What a hand type may read of a substituted hand: (count, total, count of each class, wild)."""
-    member = [membership(game, r) for r in ranks]
-    return (len(ranks), sum(game.values.get(r, Fraction(0)) for r in ranks),
-            tuple(sum(m[i] for m in member) for i in range(len(game.classes))), wild)
-
-
-def card_codes(game: Game, ranks: list[str] | tuple[str, ...]) -> list[str]:
-    """Card codes for a multiset of ranks (single wild cards by their code): each repeat of a rank
-    takes the next card of that rank in the deck's order, skipping its single wild cards."""
-    shoe = game.shoe
-    wild_cards = set(game.wild.cards) if game.wild else set()
-    seen: dict[str, int] = {}
-    out = []
-    for r in ranks:
-        if r in wild_cards:
-            out.append(r)
-            continue
-        codes = [c for c in shoe.codes_of(r) if c not in wild_cards]
-        n = seen.get(r, 0)
-        seen[r] = n + 1
-        out.append(codes[n % len(codes)])
-    return out
+    return HandReader(game).facts_key(ranks, wild)

@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 
 from croupier.cache import cached
 from croupier.semantics.cases import Case
-from croupier.semantics.hand_classes import facts_key
+from croupier.semantics.hand_classes import HandReader
 from croupier.semantics.model import Game
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -84,11 +84,12 @@ def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     asked: set[tuple] = set()  # hands alike for every hand type (`hand_classes.facts_key`) are asked once
     wild = (set(game.wild.ranks), set(game.wild.cards)) if game.wild else (set(), set())
+    reader = HandReader(game)
     for tried, hand in enumerate(_hands(game)):
         if tried >= SEARCH_LIMIT or len(found) == len(wanted):
             break
         plain = [game.shoe.rank_of(c) for c in hand if c not in wild[1] and game.shoe.rank_of(c) not in wild[0]]
-        key = (facts_key(game, plain, False), len(hand) - len(plain))
+        key = (reader.facts_key(plain, False), len(hand) - len(plain))
         if key in asked:
             continue
         asked.add(key)

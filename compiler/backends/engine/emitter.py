@@ -20,7 +20,7 @@ from croupier.backends.engine.parts import copy_module, features, parts_summary
 from croupier.backends.engine.python_expr import py_number, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
-from croupier.semantics.expr import Expr, expr_text, names_used
+from croupier.semantics.expr import Expr, expr_text
 from croupier.semantics.model import Game, card_code, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from croupier.tools.analysis.report import dec, pct
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
-from croupier.tools.analysis.seat_pairs import UNIT_COINS, PairSettler, second_seat_results
+from croupier.tools.analysis.seat_pairs import MAX_PAIRS, UNIT_COINS, PairSettler, second_seat_results
 
 __all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "cmd_seat", "separable"]
 
@@ -91,10 +91,11 @@ class SeatAnalysis:
         """The banker's exact expected net per base bet against one player (None in a pairwise game)."""
         if not self.banker_game or not self.pairs:
             return None
-        if t_player in self.thresholds():
-            r = self.against(t_banker)[t_player]
-        else:
-            r = second_seat_results(self.deck, self.settler, t_banker, [t_player])[t_player]
+        r = self.against(t_banker).get(t_player)
+        if r is None:
+            r = second_seat_results(self.deck, self.settler, t_banker, [t_player]).get(t_player)
+        if r is None:
+            return None
         return {"banker_threshold": t_banker, "player_threshold": t_player, "banker_edge": -r["net"],
                 "outcomes": {"banker": r["losses"], "player": r["wins"], "draw": r["draws"]}}
 
@@ -138,26 +139,48 @@ def stake_of(game) -> str | None:
     return game.settlement.stake if game.settlement is not None else None
 
 
+def separable(game) -> bool:
+    """Whether a player's settlement with the banker reads nothing of the others': `paid` appears only in a
+    `coins(X) - paid(X)` cap (which coins too many to bind leave open)."""
+    from croupier.semantics.expr import expr_text
+
+    s = game.settlement
+    if s is None:
+        return False
+    for cl in s.clauses:
+        for e in (cl.expr, cl.unless):
+            text = expr_text(e) if e is not None else ""
+            capped = sum(text.count(f"coins({r}) - paid({r})") for r in ("winner", "loser", "banker", "player"))
+            if text.count("paid(") > capped:
+                return False
+    return True
+
+
 def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
-    """The JSON report: one hand at threshold t, every threshold's expected multiplier, the banker edge."""
+    """The JSON report: one hand at threshold t, every threshold's expected multiplier and expected result
+    against the banker (or one opponent) hitting below t, the best threshold, and the banker's edge."""
     one = sa.one_hand(t)
     table = [sa.one_hand(x) for x in sa.thresholds()]
-    best = max(table, key=lambda r: (r["expected_multiplier"], -r["threshold"]))
+    against = sa.against(t)
     out = {
         "threshold": dec(t),
         "types": {k: dec(p) for k, p in one["types"].items()},
         "totals": {dec(k): dec(p) for k, p in one["totals"].items()},
         "expected_multiplier": dec(one["expected_multiplier"]),
         "policies": {dec(r["threshold"]): dec(r["expected_multiplier"]) for r in table},
-        "best_threshold": dec(best["threshold"]),
+        "against": "the banker" if sa.banker_game else "one opponent",
+        "expected_result": {dec(x): dec(r["net"]) for x, r in against.items()},
+        "best_threshold": dec(sa.best_threshold(t)) if against else None,
     }
     edge = sa.banker_edge(t, t)
     if edge is not None:
+        e = edge["banker_edge"]
         out["banker_game"] = {
             "banker_threshold": dec(t), "player_threshold": dec(t), "exact": True,
-            "banker_edge": dec(edge["banker_edge"]),
-            "banker_edge_exact": f"{edge['banker_edge'].numerator}/{edge['banker_edge'].denominator}",
+            "banker_edge": dec(e), "banker_edge_exact": f"{e.numerator}/{e.denominator}",
             "results": {k: dec(p) for k, p in edge["outcomes"].items()},
+            "tables": {str(k): {"banker_net": dec(k * e), "banker_net_exact": f"{(k * e).numerator}/{(k * e).denominator}"}
+                       for k in sa.table_sizes(t)},
         }
     return out
 
@@ -174,8 +197,12 @@ def cmd_seat(game, engine, args) -> int:
     if t is None:
         print("croupier: the spec states no `policy hit while total < T`; give --threshold", file=sys.stderr)
         return 2
-    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game))
-    data = {"game": game.name, **seat_report(sa, t)}
+    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
+    try:
+        data = {"game": game.name, **seat_report(sa, t)}
+    except engine.EngineError as exc:
+        print(f"croupier: cannot analyse {game.name}: {exc} (`croupier check` reports such hands)", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
@@ -184,11 +211,19 @@ def cmd_seat(game, engine, args) -> int:
     lines += ["", "Totals"] + [f"  {k:>5} {pct(Fraction(p)):>12}" for k, p in data["totals"].items()]
     lines += ["", f"Expected multiplier: {data['expected_multiplier'][:10]}", "", "By threshold (expected multiplier)"]
     lines += [f"  < {k:>5}  {v[:10]}" for k, v in data["policies"].items()]
-    lines.append(f"Best threshold: {data['best_threshold']}")
+    if data["expected_result"]:
+        lines += ["", f"Expected result per unit staked against {data['against']} hitting below {data['threshold']}"]
+        lines += [f"  < {k:>5}  {pct(Fraction(v)):>12}" for k, v in data["expected_result"].items()]
+        lines.append(f"Best threshold (highest expected result against {data['against']}): "
+                     f"{data['best_threshold']}")
+    elif sa.pairs:
+        lines += ["", f"Results against {data['against']}: not computed, more than {MAX_PAIRS:,} pairs of hands"]
     if "banker_game" in data:
         bg = data["banker_game"]
         lines += ["", f"Banker against one player, both hitting below {data['threshold']} (exact):",
                   f"  banker's edge per base bet: {pct(Fraction(bg['banker_edge']))}"]
-        lines += [f"  {k} wins: {pct(Fraction(p))}" for k, p in bg["results"].items()]
+        lines += [f"  {'a draw' if k == 'draw' else k + ' wins'}: {pct(Fraction(p))}" for k, p in bg["results"].items()]
+        lines += [f"  banker's net per base bet against {k} player{'s' if k != '1' else ''}: "
+                  f"{pct(Fraction(v['banker_net']))}" for k, v in bg["tables"].items()]
     print("\n".join(lines))
     return 0

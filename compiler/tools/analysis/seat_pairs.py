@@ -27,6 +27,7 @@ from math import comb
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
 
 UNIT_COINS = 10**9  # coins so large that no cap binds; a declared stake is then a fixed amount
+MAX_PAIRS = 4_000_000  # (first hand, second hand) pairs weighed at most; beyond, the pair figures are not given
 
 
 class PairSettler:
@@ -50,6 +51,9 @@ class PairSettler:
         self._interned: dict[tuple, tuple] = {}  # one object per distinct key (memos key on its id)
         self._memo: dict[tuple, tuple[Fraction, Fraction, Fraction]] = {}
         self._outcomes: dict[tuple, Fraction] = {}
+        self._ids: dict[tuple[int, int], int] = {}
+        self._outcome_index: dict[tuple, int] = {}
+        self.outcomes: list[tuple[Fraction, Fraction, Fraction]] = []
         self._laws: dict[tuple, dict] = {}
 
     @staticmethod
@@ -79,6 +83,17 @@ class PairSettler:
         return got
 
     # ---- settling -----------------------------------------------------------------------------------
+    def outcome_id(self, first: tuple[int, ...], second: tuple[int, ...]) -> int:
+        """`net(first, second)` as an index into `self.outcomes` (one per distinct result)."""
+        memo = (id(self.key(first)), id(self.key(second)))
+        got = self._ids.get(memo)
+        if got is None:
+            result = self.net(first, second)
+            got = self._ids[memo] = self._outcome_index.setdefault(result, len(self.outcomes))
+            if got == len(self.outcomes):
+                self.outcomes.append(result)
+        return got
+
     def net(self, first: tuple[int, ...], second: tuple[int, ...]) -> tuple[Fraction, Fraction, Fraction]:
         """The second seat's expected net in units of its stake against the first, and the probabilities
         that it wins and that it loses (a net above or below 0).
@@ -203,7 +218,8 @@ class PairSettler:
 def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
                         thresholds: list[Fraction]) -> dict[Fraction, dict]:
     """For each threshold t of the second seat: its exact expected net per unit against a first seat
-    hitting below `t_first`, and the probabilities that it wins, loses or draws."""
+    hitting below `t_first`, and the probabilities that it wins, loses or draws; {} when that takes more
+    than MAX_PAIRS pairs of hands."""
     n = deck.cards
     firsts = deck.finals(t_first)
     groups: dict[tuple, list] = {}  # (size, key) -> [(hand, V(F) prod (N_c)_(F_c))]
@@ -212,12 +228,13 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
     seconds: dict[tuple[int, ...], None] = {}
     for t in thresholds:
         seconds.update(dict.fromkeys(deck.finals(t)))
+    if len(firsts) * len(seconds) > MAX_PAIRS:
+        return {}
     # (N_c - r)_k for every class c, cards r already drawn and k to draw
     ff = [[[falling(m - r, k) for k in range(m + 1)] for r in range(m + 1)] for m in deck.counts]
     most = max((sum(f) for f in firsts), default=0) + max((sum(h) for h in seconds), default=0)
     scale = [falling(n - size, most - size) for size in range(most + 1)]
     results: dict[tuple[int, ...], dict[int, int]] = {}  # h -> {outcome id: weight over falling(n, most)}
-    outcome_ids: dict[tuple, int] = {}
     for h in seconds:
         size_h = sum(h)
         support = [(c, k, ff[c]) for c, k in enumerate(h) if k]
@@ -234,11 +251,11 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
                     s += w
                     shown = shown or f
             if s:
-                outcome = outcome_ids.setdefault(settler.net(shown, h), len(outcome_ids))
+                outcome = settler.outcome_id(shown, h)
                 acc[outcome] = acc.get(outcome, 0) + s * scale[size_f + size_h]
         results[h] = acc
     denominator = falling(n, most)
-    outcomes = list(outcome_ids)
+    outcomes = settler.outcomes
     out = {}
     for t in thresholds:
         sums: dict[tuple, int] = {}
