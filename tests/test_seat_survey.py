@@ -134,8 +134,8 @@ def test_the_banker_edge_is_unchanged_and_scales_with_the_players():
 def test_pairwise_results_with_a_top_card_ranking_match_a_rank_by_rank_computation(monkeypatch):
     """Ten-and-a-half ranks ties by the high card and its suit: the class-level law of the top cards must
     give what keeping every rank apart gives."""
-    from croupier.tools.analysis.seat_deck import SeatDeck
     from croupier.tools.analysis import seat_pairs
+    from croupier.tools.analysis.seat_deck import SeatDeck
     from croupier.tools.analysis.seat_pairs import PairSettler, second_seat_results
 
     monkeypatch.setattr(seat_pairs, "MAX_PAIRS", 10**8)  # ranks kept apart make many more pairs
