@@ -1,65 +1,62 @@
 """Hand types of a seat game, checked over every hand the deck can make.
 
-Every multiset of ranks of 1..hand-size cards (within the copies the deck
-holds) is evaluated by the game's rules, asked through a `HandOracle` (see
-`oracles`), wild cards substituted as the engine does: a hand that matches no
-type (E0501), a hand that two types both match (W0502: only the listing order
-decides), a type no hand reaches (W0503), and, when the settlement has no rule
-for tied hands, two distinct hands of one type that the tie-break keys leave
-equal (W0504). Without an oracle only the survey's bound (E0133) is checked.
+Every hand of 1..hand-size cards (within the copies the deck holds) is
+evaluated by the game's rules, asked through a `HandOracle` (see `oracles`), wild cards
+substituted as the engine does:
+a hand that matches no type (E0501), a hand that two types both match (W0502:
+only the listing order decides), a type no hand reaches (W0503), and, when the
+settlement has no rule for tied hands, two distinct hands of one type that the
+tie-break keys leave equal (W0504).
+
+The survey is not hand by hand. Hands are grown one value class at a time
+(`semantics.hand_classes`: cards no rule tells apart), each class with a
+multiplicity; hands that agree on everything a hand type reads (count, total,
+each card class's count, how many wild cards) and, when tied hands must be found,
+on their top card, share a *signature*, kept with how many distinct rank
+multisets it stands for and two of them to show. Each signature is evaluated
+once (the engine's best substitution applied once to it), and the overlaps of
+W0502 are looked for over every combination of the wild cards' distinct choices
+(combinations with repetition, not the product), each substituted hand's facts
+tested once. The number of signatures grows polynomially with the hand size:
+a 53-card deck with one wild card and hands of up to 13 cards has a few thousand.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+from fractions import Fraction
 
 from croupier.cache import cached
 from croupier.checks.oracles import HandOracle
 from croupier.diagnostics import Diagnostic, error, warning
+from croupier.semantics import hand_classes as hc
 from croupier.semantics.model import Game
 
-MAX_SURVEY_HANDS = 250_000  # hands (a wild card's every choice counted) that `check` surveys for hand types
-
-
-def survey_size(g: Game) -> int:
-    """How many hands the hand-type survey of `check` evaluates: every multiset of ranks of each allowed
-    size that the shoe holds, times the choices of its wild cards (a product of per-rank polynomials)."""
-    low, high = g.hand_size
-    shoe = g.shoe
-    wild = set(g.wild.ranks) if g.wild else set()
-    choices = len(g.wild.stands_for) if g.wild else 1
-    poly = [1] + [0] * high
-    for r in shoe.ranks + shoe.jokers:
-        copies = shoe.decks * (1 if r in shoe.jokers else len(shoe.suits))
-        weight = choices if r in wild else 1
-        new = [0] * (high + 1)
-        for i, a in enumerate(poly):
-            if a:
-                for k in range(min(copies, high - i) + 1):
-                    new[i + k] += a * weight ** k
-        poly = new
-    return sum(poly[max(1, low):])
+MAX_SURVEY = 400_000  # signatures, or substituted hands to test, that `check` surveys at most
 
 
 def check(game: Game, oracle: HandOracle | None = None) -> list[Diagnostic]:
-    """Exhaustive checks of the hand types over the deck's rank multisets (none without an oracle)."""
+    """Exhaustive checks of the hand types over every hand the deck can make (by signature; none
+    without an oracle)."""
     if not game.is_seat_game or game.shoe is None or game.hand_size is None or game.settlement is None:
         return []
-    size = survey_size(game)
-    if size > MAX_SURVEY_HANDS:
-        wilds = f", wild cards standing for {len(game.wild.stands_for)} ranks" if game.wild else ""
-        return [error("E0133", f"hands of up to {game.hand_size[1]} cards{wilds} make {size:,} hands to survey; "
-                               f"the bound is {MAX_SURVEY_HANDS:,}", game.hand_size_span or game.span,
-                      "lower the largest hand size (or the wild cards' choices)")]
     if oracle is None:
         return []
-    unmatched, overlaps, reached, ties = cached("hand-survey", oracle.identity, lambda: _survey(game, oracle))
+    result = cached("hand-survey", oracle.identity, lambda: _survey(game, oracle))
+    if result[0] == "too many":
+        wilds = f", wild cards standing for {len(game.wild.stands_for)} ranks" if game.wild else ""
+        return [error("E0133", f"hands of up to {game.hand_size[1]} cards{wilds} make more than {MAX_SURVEY:,} "
+                               "kinds of hand to survey", game.hand_size_span or game.span,
+                      "lower the largest hand size (or the wild cards' choices)")]
+    _ok, unmatched, unmatched_count, overlaps, reached, ties = result
     out: list[Diagnostic] = []
     for hand in unmatched[:5]:
         out.append(error("E0501", f"the hand {hand} matches no hand type", game.types[-1].span,
                          "every hand the deck can make needs a type; add one, or widen a `when`"))
-    if len(unmatched) > 5:
-        out.append(error("E0501", f"{len(unmatched) - 5} more hands match no hand type", game.types[-1].span))
+    if unmatched_count > len(unmatched[:5]):
+        out.append(error("E0501", f"{unmatched_count - len(unmatched[:5])} more hands match no hand type",
+                         game.types[-1].span))
     for (first, second), hand in sorted(overlaps.items()):
         t = game.type_named(second)
         out.append(warning("W0502", f"the hand {hand} matches both `{first}` and `{second}`; only the listing order "
@@ -86,51 +83,125 @@ def _ties_settled(game: Game) -> bool:
     return False
 
 
-def _survey(game: Game, oracle: HandOracle) -> list:
-    shoe = game.shoe
-    ranks = list(shoe.ranks) + list(shoe.jokers)
-    copies = {r: shoe.decks * (1 if r in shoe.jokers else len(shoe.suits)) for r in ranks}
+class _TooMany(Exception):
+    """The survey would pass its bound."""
+
+
+def _top_matters(game: Game) -> bool:
+    return not _ties_settled(game) and any(k in ("high card", "high suit") for t in game.types for k in t.tiebreak)
+
+
+def _within(cls: hc.ValueClass, k: int) -> tuple[int, list[tuple[str, ...]]]:
+    """How many distinct rank multisets take k cards from a class, and the first two of them."""
+    poly = [1]
+    for _r, n in cls.ranks:
+        poly = [sum(poly[i - j] for j in range(min(n, i) + 1) if i - j < len(poly)) for i in range(len(poly) + n)]
+    count = poly[k] if k < len(poly) else 0
+    firsts: list[tuple[str, ...]] = []
+    names = [r for r, _n in cls.ranks]
+    caps = dict(cls.ranks)
+    for combo in itertools.combinations_with_replacement(names, k):
+        if all(combo.count(r) <= caps[r] for r in set(combo)):
+            firsts.append(combo)
+            if len(firsts) == 2:
+                break
+    return count, firsts
+
+
+def signatures(game: Game, by_top_card: bool) -> dict[tuple, list]:
+    """Every hand of the allowed sizes by signature: {signature: [distinct rank multisets, first two]}.
+
+    A signature is (count, total of the plain cards, each card class's count among them, wild cards,
+    top): `top` is the top card's (strength, suit place) when `by_top_card`, else 0."""
     low, high = game.hand_size
+    reader = hc.HandReader(game)
+    classes = hc.value_classes(game, by_top_card)
+    n_classes = len(game.classes)
+    suit_place = {s: len(game.suit_order) - i for i, s in enumerate(game.suit_order)}
+    states: dict[tuple, list] = {(0, Fraction(0), (0,) * n_classes, 0, (0, 0)): [1, [()]]}
+    for cls in classes:
+        options = [(k, *_within(cls, k)) for k in range(1, min(cls.copies, high) + 1)]
+        nxt: dict[tuple, list] = {}
+        for (count, total, members, wild, top), (mult, reps) in states.items():
+            _add(nxt, (count, total, members, wild, top), mult, reps)
+            for k, ways, firsts in options:
+                if count + k > high:
+                    break
+                new_top = top
+                if by_top_card:
+                    codes = reader.card_codes(firsts[0])
+                    suit = max(suit_place.get(c[-1], 0) if c not in game.shoe.jokers else 0 for c in codes)
+                    new_top = max(top, (cls.strength, suit))
+                key = (count + k, total + (0 if cls.wild else k * cls.value),
+                       tuple(m + k * b for m, b in zip(members, cls.member)) if not cls.wild else members,
+                       wild + (k if cls.wild else 0), new_top)
+                _add(nxt, key, mult * ways, [r + f for r in reps for f in firsts][:2])
+        if len(nxt) > MAX_SURVEY:
+            raise _TooMany(len(nxt))
+        states = nxt
+    return {k: v for k, v in states.items() if max(1, low) <= k[0] <= high}
+
+
+def _add(states: dict[tuple, list], key: tuple, mult: int, reps: list) -> None:
+    entry = states.get(key)
+    if entry is None:
+        states[key] = [mult, list(reps[:2])]
+    else:
+        entry[0] += mult
+        if len(entry[1]) < 2:
+            entry[1].extend(r for r in reps if r not in entry[1])
+            del entry[1][2:]
+
+
+def _survey(game: Game, oracle: HandOracle) -> list:
+    by_top = _top_matters(game)
+    try:
+        sigs = signatures(game, by_top)
+    except _TooMany:
+        return ["too many"]
+    choices = hc.distinct_choices(game)
+    reader = hc.HandReader(game)
+    tries = sum(math.comb(len(choices) + w - 1, w) if w else 1 for (_c, _t, _m, w, _top) in sigs)
+    if tries > MAX_SURVEY:
+        return ["too many"]
     unmatched: list[str] = []
+    unmatched_count = 0
     overlaps: dict[tuple[str, str], str] = {}
     reached: set[str] = set()
     strengths: dict[str, dict[tuple, str]] = {}
     ties: dict[str, tuple[str, str]] = {}
-    wild = set(game.wild.ranks) if game.wild else set()
-    stands_for = tuple(game.wild.stands_for) if game.wild else ()
-    for size in range(max(1, low), high + 1):
-        for combo in itertools.combinations_with_replacement(ranks, size):
-            if any(combo.count(r) > copies[r] for r in set(combo)):
+    tested: set[tuple] = set()
+    for (_count, _total, _members, n_wild, _top), (mult, reps) in sorted(sigs.items(), key=_order):
+        shown = " ".join(reader.card_codes(reps[0]))
+        plain = [r for r in reps[0] if not hc.is_wild(game, r)]
+        for choice in itertools.combinations_with_replacement(choices, n_wild):
+            subbed = plain + list(choice)
+            key = reader.facts_key(subbed, n_wild > 0)
+            if key in tested:
                 continue
-            codes = _codes(combo, shoe)
-            shown = " ".join(codes)
-            choices = itertools.product(stands_for, repeat=sum(1 for r in combo if r in wild))
-            for choice in choices:
-                subbed, it = [], iter(choice)
-                for r in combo:
-                    subbed.append(next(it) if r in wild else r)
-                matches = oracle.matching_types(subbed, len(choice) > 0)
-                if len(matches) > 1:
-                    overlaps.setdefault((matches[0], matches[1]), shown)
-            value = oracle.classify(codes)
-            if value is None:
-                unmatched.append(shown)
-                continue
-            kind, strength = value
-            reached.add(kind)
-            seen = strengths.setdefault(kind, {})
-            other = seen.setdefault(strength, shown)
-            if other != shown and kind not in ties:
-                ties[kind] = (other, shown)
-    return [unmatched, overlaps, reached, ties]
+            tested.add(key)
+            matches = oracle.matching_types(subbed, n_wild > 0)
+            if len(matches) > 1:
+                overlaps.setdefault((matches[0], matches[1]), shown)
+        value = oracle.classify(reader.card_codes(reps[0]))
+        if value is None:
+            unmatched.append(shown)
+            unmatched_count += mult
+            continue
+        kind, strength = value
+        reached.add(kind)
+        if kind in ties:
+            continue
+        if mult > 1:
+            ties[kind] = (shown, " ".join(reader.card_codes(reps[1])))
+            continue
+        other = strengths.setdefault(kind, {}).setdefault(strength, shown)
+        if other != shown:
+            ties[kind] = (other, shown)
+    return ["ok", unmatched[:5], unmatched_count, overlaps, reached, ties]
 
 
-def _codes(combo: tuple[str, ...], shoe) -> list[str]:
-    """Card codes for a rank multiset: each repeat of a rank takes the next suit."""
-    seen: dict[str, int] = {}
-    out = []
-    for r in combo:
-        n = seen.get(r, 0)
-        seen[r] = n + 1
-        out.append(r if r in shoe.jokers else r + shoe.suits[n % len(shoe.suits)])
-    return out
+def _order(item: tuple) -> tuple:
+    """Smaller hands first, then by the first rank multiset (the order hands were listed in before)."""
+    (count, *_rest), (_mult, reps) = item
+    return count, reps[0]

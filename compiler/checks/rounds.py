@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from croupier.cache import cached, from_data
 from croupier.checks.oracles import Decision, RoundFailure, RoundOracle
+from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
@@ -48,19 +49,9 @@ class RoundSpace:
 
 
 def value_classes(game: Game) -> list[tuple[list[str], int]]:
-    """The shoe's value classes: (card codes of the class, copies of the class in the shoe)."""
-    shoe = game.shoe
-    by_value: dict[Fraction, list[str]] = {}
-    for r in shoe.ranks + shoe.jokers:
-        if r in game.values:
-            by_value.setdefault(game.values[r], []).append(r)
-    out = []
-    for _v, ranks in sorted(by_value.items()):
-        # ranks first, then suits: repeated uses of a class prefer distinct ranks
-        codes = [r + s for s in shoe.suits for r in ranks if r not in shoe.jokers]
-        codes += [r for r in ranks if r in shoe.jokers]
-        out.append((codes, len(codes) * shoe.decks))
-    return out
+    """The shoe's classes of cards no rule tells apart (by value, unless a rule reads more of a card; see
+    `card_reads`): (card codes of the class, copies of the class in the shoe)."""
+    return card_classes(game)
 
 
 def round_space(game: Game, oracle: RoundOracle | None, full: bool = False) -> RoundSpace | None:

@@ -273,3 +273,25 @@ def names_used(e: Node | None) -> set[str]:
     if e is not None:
         collector.visit(e)
     return collector.names
+
+
+class _RoleArguments(NameCollector):
+    """The names passed to calls of one function (`stake(player)` gives `player`)."""
+
+    def __init__(self, func: str) -> None:
+        super().__init__()
+        self.func = func
+        self.args: set[str] = set()
+
+    def visit_Call(self, e: Call) -> None:
+        if e.func == self.func:
+            self.args |= {a.name for a in e.args if isinstance(a, Name)}
+        self.generic_visit(e)
+
+
+def role_arguments(e: Node | None, func: str) -> set[str]:
+    """The seat names an expression passes to `func`: {"player"} for `stake(player) * 2`."""
+    collector = _RoleArguments(func)
+    if e is not None:
+        collector.visit(e)
+    return collector.args

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.semantics.expr import Expr, expr_text
+from croupier.semantics.expr import Expr, expr_text, names_used, role_arguments
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
@@ -64,9 +64,28 @@ class Assumption(Item):
     """A choice the sources leave open, stated in the spec and shown on the card."""
 
 
+def card_code(rank: str, suit: str) -> str:
+    """A card's code: its rank, then the one-letter name of its suit (`KD`, `10S`)."""
+    return rank + suit
+
+
+@dataclass
+class Deck(Item):
+    """A deck a shoe may be made of: its ranks and suits in order, and its cards (codes, a card listed as
+    often as one deck holds it, jokers last)."""
+
+    ranks: tuple[str, ...] = ()
+    suits: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    jokers: tuple[str, ...] = ()
+
+
 @dataclass
 class Shoe:
-    """The cards in play: decks of a kind, jokers, and the ranks and suits they use."""
+    """The cards in play: decks of a kind, jokers, and the ranks and suits they use.
+
+    `cards` is one deck, card by card (jokers last); the shoe holds `decks` of them.
+    """
 
     decks: int
     kind: str
@@ -75,24 +94,64 @@ class Shoe:
     jokers: tuple[str, ...]
     span: Span
     cite: str | None = None
+    cards: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            self.cards = tuple(card_code(r, s) for r in self.ranks for s in self.suits) + self.jokers
+
+    @property
+    def size(self) -> int:
+        """How many cards the shoe holds."""
+        return self.decks * len(self.cards)
+
+    def rank_of(self, code: str) -> str:
+        return code if code in self.jokers else code[:-1]
+
+    def suit_of(self, code: str) -> str | None:
+        return None if code in self.jokers else code[-1]
+
+    def codes(self) -> tuple[str, ...]:
+        """The distinct cards of the shoe, in the order of its deck."""
+        return tuple(dict.fromkeys(self.cards))
+
+    def copies(self, code: str) -> int:
+        """How many times the shoe holds a card."""
+        return self.decks * self.cards.count(code)
+
+    def codes_of(self, rank: str) -> tuple[str, ...]:
+        """The distinct cards of one rank (a joker is its own card)."""
+        return tuple(c for c in self.codes() if self.rank_of(c) == rank)
+
+    def rank_copies(self, rank: str) -> int:
+        """How many cards of one rank the shoe holds."""
+        return self.decks * sum(1 for c in self.cards if self.rank_of(c) == rank)
 
 
 @dataclass
 class CardClass(Item):
-    """A named class of ranks, such as the face cards."""
+    """A named class of cards, such as the face cards: whole ranks, and single cards (`KD`)."""
 
     ranks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
 
 
 @dataclass
 class Wild:
-    """Wild ranks, what they may stand for, and how the best substitution is chosen."""
+    """Wild cards (whole ranks, and single cards such as the king of one suit), the ranks they may
+    stand for, and how the best substitution is chosen."""
 
     ranks: tuple[str, ...]
     stands_for: tuple[str, ...]
     best_by: tuple[str, ...]
     span: Span
     cite: str | None = None
+    cards: tuple[str, ...] = ()  # single wild cards by code (`KD`): the other cards of their rank are not wild
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        """The wild ranks and cards, as the spec lists them."""
+        return self.ranks + self.cards
 
 
 @dataclass
@@ -169,6 +228,10 @@ class Bet(Item):
     wins: list[BetRule] = field(default_factory=list)
     pushes: list[Expr] = field(default_factory=list)
 
+    def expressions(self) -> list[Expr]:
+        """Every expression the bet reads."""
+        return [w.when for w in self.wins if w.when is not None] + list(self.pushes)
+
 
 @dataclass
 class HandType(Item):
@@ -226,6 +289,28 @@ class Settlement:
         return self.stake_lines[0].name if self.stake_lines else None
 
 
+def seats_that_bring(game: Game, what: str) -> str:
+    """Which seats a table must give an amount for, by the settlement scheme and what its formulas read:
+    `what` is "stake" or "coins"; the answer "every seat", "players" (all but the banker), "banker"
+    or "" (no formula reads it). In a pairwise game any seat may win or lose, so every seat brings
+    what is read; against a banker, `stake(player)` asks the players only."""
+    s = game.settlement
+    if s is None:
+        return ""
+    roles: set[str] = set()
+    for cl in s.clauses:
+        roles |= role_arguments(cl.expr, what) | role_arguments(cl.unless, what)
+    for f in game.formulas.values():
+        roles |= role_arguments(f.expr, what)
+        if what == "coins" and "poorest" in names_used(f.expr):
+            roles.add("every seat")
+    if not roles:
+        return ""
+    if s.scheme != "against-banker" or not roles <= {"player", "banker"} or roles == {"player", "banker"}:
+        return "every seat"
+    return "players" if roles == {"player"} else "banker"
+
+
 @dataclass
 class Room(Item):
     """A room with per-bet table limits."""
@@ -277,9 +362,12 @@ class Game:
     base: Game | None = None
     sources: list[Source] = field(default_factory=list)
     assumptions: dict[str, Assumption] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
     shoe: Shoe | None = None
     joker_labels: dict[str, Labels] = field(default_factory=dict)
+    suit_labels: dict[str, Labels] = field(default_factory=dict)
     values: dict[str, Fraction] = field(default_factory=dict)
+    card_values: dict[str, Fraction] = field(default_factory=dict)  # single cards valued apart from their rank
     value_cite: str | None = None
     classes: dict[str, CardClass] = field(default_factory=dict)
     wild: Wild | None = None

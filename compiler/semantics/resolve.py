@@ -186,6 +186,7 @@ class Resolver(Context):
             "bet": set(game.bets), "outcome": set(game.outcomes), "event": set(game.events),
             "hand": set(game.hands), "hand type": {t.name for t in game.types}, "formula": set(game.formulas),
             "room": set(game.rooms), "assumption": set(game.assumptions), "class": set(game.classes),
+            "deck": set(game.decks),
         }
 
     # ---- statements -------------------------------------------------------------------

@@ -5,31 +5,32 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from croupier.semantics import model
+from croupier.semantics import model, resolve_decks
 from croupier.semantics.resolve_context import Context, Handlers
+from croupier.semantics.resolve_decks import STANDARD52, known_decks
 from croupier.syntax import ast
-
-DECK_KINDS = {"standard52": (model.STANDARD_RANKS, model.STANDARD_SUITS)}
 
 
 def shoe(cx: Context, stmt: ast.ShoeStmt) -> None:
     if not cx.singleton(stmt, "shoe", cx.game.shoe is not None):
         return
-    kind = DECK_KINDS.get(stmt.deck)
+    decks = known_decks(cx.game)
+    kind = decks.get(stmt.deck)
     if kind is None:
         cx.err("E0120", f"unknown deck kind `{stmt.deck}`", stmt.deck_span,
-               f"deck kinds: {', '.join(DECK_KINDS)}")
-        kind = DECK_KINDS["standard52"]
+               f"deck kinds: {', '.join(decks)} (declare a deck with `deck NAME = …` before the shoe)")
+        kind = decks[STANDARD52]
     if not 1 <= stmt.decks <= 16:
         cx.err("E0121", f"a shoe of {stmt.decks} decks is outside 1–16", stmt.decks_span,
                "regulators allow 6 to 8 decks for baccarat; a hand game uses 1")
     jokers = tuple(cx.norm_rank(j.text) for j in stmt.jokers)
     for j in stmt.jokers:
-        if cx.norm_rank(j.text) in kind[0]:
+        if cx.norm_rank(j.text) in kind.ranks or cx.norm_rank(j.text) in kind.cards:
             cx.err("E0122", f"joker `{j.text}` has the name of a rank", j.span, "name jokers BJ and SJ")
-    if len(set(jokers)) != len(jokers):
+    if len(set(jokers + kind.jokers)) != len(jokers) + len(kind.jokers):
         cx.err("E0103", "a joker is named twice", stmt.span)
-    cx.game.shoe = model.Shoe(stmt.decks, stmt.deck, kind[0], kind[1], jokers, stmt.span, stmt.cite)
+    cx.game.shoe = model.Shoe(stmt.decks, stmt.deck, kind.ranks, kind.suits, kind.jokers + jokers, stmt.span,
+                              stmt.cite, cards=kind.cards + jokers)
 
 
 def joker(cx: Context, stmt: ast.JokerStmt) -> None:
@@ -41,9 +42,11 @@ def values(cx: Context, stmt: ast.ValueStmt) -> None:
     if not cx.singleton(stmt, "value", bool(g.values)):
         return
     g.values = {}
+    g.card_values = {}
     g.value_cite = stmt.cite
     for item in stmt.items:
-        for r in cx.ranks(item.ranks, cx.universe(), "a value"):
+        ranks, cards = cx.ranks_or_cards(item.ranks, "a value")
+        for r in ranks:
             if r in g.values:
                 cx.err("E0103", f"rank {r} is given two values", item.span, "give each rank one value")
             if item.points is None:
@@ -53,21 +56,37 @@ def values(cx: Context, stmt: ast.ValueStmt) -> None:
                 g.values[r] = Fraction(int(r))
             else:
                 g.values[r] = item.points
+        for c in cards:
+            if c in g.card_values:
+                cx.err("E0103", f"card {c} is given two values", item.span, "give each card one value")
+            rank = g.shoe.rank_of(c) if g.shoe is not None else c[:-1]
+            if item.points is None and not rank.isdigit():
+                cx.err("E0123", f"card {c} has no pip value", item.span, "give it a number")
+                continue
+            g.card_values[c] = Fraction(int(rank)) if item.points is None else item.points
     cx.value_span = stmt.span
 
 
 def card_class(cx: Context, stmt: ast.ClassStmt) -> None:
     g = cx.game
     if cx.replace_check(stmt, stmt.name in g.classes, "class", stmt.name):
-        g.classes[stmt.name] = cx.item(model.CardClass, stmt, ranks=cx.ranks(stmt.ranks, cx.universe(), "a card class"))
+        ranks, cards = cx.ranks_or_cards(stmt.ranks, "a card class")
+        g.classes[stmt.name] = cx.item(model.CardClass, stmt, ranks=ranks, cards=cards)
 
 
 def wild(cx: Context, stmt: ast.WildStmt) -> None:
+    """`wild BJ SJ as …` (whole ranks) or `wild KD as …` (one card: its rank's other cards stay plain), or both."""
     g = cx.game
-    if cx.singleton(stmt, "wild", g.wild is not None):
-        g.wild = model.Wild(cx.ranks(stmt.wilds, cx.universe(), "the wild cards"),
-                            cx.ranks(stmt.stands_for, cx.universe(), "what a wild stands for"),
-                            tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite)
+    if not cx.singleton(stmt, "wild", g.wild is not None):
+        return
+    ranks, cards = cx.ranks_or_cards(stmt.wilds, "the wild cards")
+    if len(set(cards)) != len(cards):
+        cx.err("E0103", "a wild card is named twice", stmt.wilds.span)
+    for card in cards:
+        if g.shoe is not None and g.shoe.rank_of(card) in ranks:
+            cx.err("E0103", f"the wild card {card} belongs to a rank that is wild already", stmt.wilds.span)
+    g.wild = model.Wild(ranks, cx.ranks(stmt.stands_for, cx.universe(), "what a wild stands for"),
+                        tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite, tuple(cards))
 
 
 def total(cx: Context, stmt: ast.TotalStmt) -> None:
@@ -106,6 +125,7 @@ def order(cx: Context, stmt: ast.OrderStmt) -> None:
 
 
 STATEMENTS: Handlers = {
+    **resolve_decks.STATEMENTS,
     ast.ShoeStmt: shoe,
     ast.JokerStmt: joker,
     ast.ValueStmt: values,

@@ -193,7 +193,7 @@ def check_hand_bounds(g: model.Game, hand_size_span: Span | None, err: Callable[
     """A seat game's hand fits in its shoe."""
     if g.hand_size is None or g.shoe is None or hand_size_span is None or g.hand_size[0] > g.hand_size[1]:
         return
-    cards = g.shoe.decks * (len(g.shoe.ranks) * len(g.shoe.suits) + len(g.shoe.jokers))
+    cards = g.shoe.size
     if g.hand_size[1] > cards:
         err("E0132", f"a hand of {g.hand_size[1]} cards is more than the shoe's {cards}", hand_size_span)
         return
@@ -206,7 +206,7 @@ def check_procedure_bounds(g: model.Game, cut: ast.CutCardStmt | None, burn: ast
     if g.shoe is None or (cut is None and burn is None):
         return
     shoe = g.shoe
-    n = shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers))
+    n = shoe.size
     p = g.procedure
     if cut is not None and p.cut_high is not None and p.cut_high >= n:
         err("E0132", f"the cut card {p.cut_high} cards from the end lies outside the shoe of {n} cards", cut.span,

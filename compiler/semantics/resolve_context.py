@@ -22,6 +22,16 @@ from croupier.semantics.resolve_exprs import Unresolved
 from croupier.semantics.scopes import Checker
 from croupier.syntax import ast
 
+
+def split_card(text: str) -> tuple[str, str] | None:
+    """(rank, suit) of a card written as its rank then one suit letter (`KD`, `10s`, `TD`), or None."""
+    t = text.upper()
+    if len(t) < 2 or not t[-1].isalpha() or not t[-1].isascii():
+        return None
+    rank = t[:-1]
+    return ("10" if rank == "T" else rank), t[-1]
+
+
 # a statement family's functions, by the statement kind each reads
 Handlers = dict[type[ast.Stmt], Callable[["Context", Any], None]]
 
@@ -99,6 +109,27 @@ class Context:
                 continue
             out.extend(universe[i:j + 1])
         return tuple(out)
+
+    def ranks_or_cards(self, rs: ast.RankSet, what: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The ranks of the shoe a rank set names, and the single cards (`KD`) it names: (ranks, cards)."""
+        shoe = self.game.shoe
+        cards = shoe.codes() if shoe is not None else ()
+        return self.names_in(rs, self.universe(), tuple(c for c in cards if c not in self.universe()), what)
+
+    def names_in(self, rs: ast.RankSet, ranks: tuple[str, ...], cards: tuple[str, ...],
+                 what: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What a rank set names among `ranks` (ranges in their order) and single `cards` (`KD`): (ranks, cards)."""
+        single: list[str] = []
+        plain = ast.RankSet([], rs.span)
+        for first, last in rs.parts:
+            parts = split_card(first.text) if last is None else None
+            if last is None and self.norm_rank(first.text) not in ranks and parts is not None \
+                    and model.card_code(*parts) in cards:
+                single.append(model.card_code(*parts))
+            else:
+                plain.parts.append((first, last))
+        found = self.ranks(plain, ranks, what) if plain.parts else ()
+        return found, tuple(single)
 
     @staticmethod
     def norm_rank(text: str) -> str:

@@ -111,6 +111,30 @@ class ShoeStmt(Stmt):
 
 
 @dataclass
+class DeckStmt(Named):
+    """`deck NAME labels = BASE [without RANKS] [+ jokers J…]`: a deck a shoe may be made of.
+
+    The base is a known deck (`base`), ranks by suits (`ranks`, `suits`), or a list of cards (`cards`).
+    """
+
+    base: str | None = None
+    base_span: Span | None = None
+    ranks: RankSet | None = None
+    suits: list[RankRef] = field(default_factory=list)
+    cards: list[RankRef] = field(default_factory=list)
+    without: list[RankSet] = field(default_factory=list)
+    jokers: list[RankRef] = field(default_factory=list)
+    kind = "deck"
+
+
+@dataclass
+class SuitStmt(Named):
+    """`suit C "Cups" zh-Hans "杯"`: display names of a suit."""
+
+    kind = "suit"
+
+
+@dataclass
 class JokerStmt(Named):
     """`joker BJ "Big joker" zh "大王"`: display names of a joker."""
 

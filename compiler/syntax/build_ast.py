@@ -166,6 +166,46 @@ class BuildAst(Transformer):
         return ast.ShoeStmt(self.span(meta), decks=int(count), decks_span=self.tspan(count), deck=str(deck),
                             deck_span=self.tspan(deck), jokers=jokers, cite=self._cite(children))
 
+    def deck_named(self, meta, children):
+        return ("base", self.ref(children[0]))
+
+    def deck_product(self, meta, children):
+        ranks = next(c for c in children if isinstance(c, ast.RankSet))
+        return ("product", ranks, [self.ref(t) for t in self._tokens(children, "NAME")])
+
+    def deck_cards(self, meta, children):
+        return ("cards", [c for c in children if isinstance(c, ast.RankRef)])
+
+    def deck_without(self, meta, children):
+        return ("without", children[0])
+
+    def deck_jokers(self, meta, children):
+        return ("jokers", [c for c in children if isinstance(c, ast.RankRef)])
+
+    def deck(self, meta, children):
+        name = self._tokens(children, "NAME")[0]
+        stmt = ast.DeckStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
+                            labels=self._labels(children), cite=self._cite(children))
+        for c in children:
+            if not isinstance(c, tuple):
+                continue
+            if c[0] == "base":
+                stmt.base, stmt.base_span = c[1].text, c[1].span
+            elif c[0] == "product":
+                stmt.ranks, stmt.suits = c[1], c[2]
+            elif c[0] == "cards":
+                stmt.cards = c[1]
+            elif c[0] == "without":
+                stmt.without.append(c[1])
+            elif c[0] == "jokers":
+                stmt.jokers.extend(c[1])
+        return stmt
+
+    def suit(self, meta, children):
+        name = self._tokens(children, "NAME")[0]
+        return ast.SuitStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
+                            labels=self._labels(children), cite=self._cite(children))
+
     def joker(self, meta, children):
         rank = children[0]
         return ast.JokerStmt(self.span(meta), name=rank.text, name_span=rank.span, labels=self._labels(children),

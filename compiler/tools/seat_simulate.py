@@ -37,7 +37,7 @@ def players_problem(engine, players: int) -> str | None:
     low, high = engine.SEATS
     if not low <= players <= high:
         return f"a table of this game seats {low} to {high} players, not {players}"
-    cards = len(engine.CARD_CODES) * engine.DECKS
+    cards = len(engine.shoe_cards(engine.DECKS))
     if players * engine.HAND_SIZE[1] > cards:
         return f"{players} hands of {engine.HAND_SIZE[1]} cards need more than the {cards} cards of the deck"
     return None
@@ -45,7 +45,7 @@ def players_problem(engine, players: int) -> str | None:
 
 def deal_table(engine, job, index: int) -> dict:
     """The settlement request of table `index`: each seat's hand under the policy, stakes, coins, banker."""
-    deck = [code for code in engine.CARD_CODES for _ in range(engine.DECKS)]
+    deck = engine.shoe_cards(engine.DECKS)
     random.Random(shoe_seed(job.seed, index)).shuffle(deck)
     low, high = engine.HAND_SIZE
     seats = seat_names(job.players)

@@ -22,6 +22,8 @@ common:
   InvalidBet                      An unknown bet, or a stake that is not a non-negative amount, or outside the table
                                   limits.
   InvalidTable                    A table that cannot be settled: wrong number of players, missing stakes or coins.
+  shoe_cards(decks)               Every card of a shoe of `decks` decks, in the order of the deck (each card's copies
+                                  together).
   parse_card(text)                The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`.
   parse_cards(cards)              Card codes from a list of card texts or one space-separated string.
   check_copies(codes)             Reject a card seen more often than the shoe holds it.
@@ -47,7 +49,8 @@ seat_hands:
   classify(facts)                 The first hand type (highest first) whose predicate holds, or None.
   top_card(codes)                 The highest card of a hand by the card order, ties broken by suit.
   strength(value)                 A sortable key: higher is stronger (type first, then the type's tie-break keys).
-  wild_substitutions(ranks)       No wild cards in this game's spec: the hand is tried as it is, once.
+  is_wild(code)                   No wild cards in this game's spec.
+  wild_substitutions(codes)       No wild cards in this game's spec: the hand is tried as it is, once.
   evaluate(cards)                 Evaluate one hand; a wild card takes the substitution that makes the best hand.
 
 seat_table:
@@ -95,12 +98,12 @@ from fractions import Fraction
 floor = math.floor
 
 __all__ = [
-    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'parse_card', 'parse_cards', 'check_copies',
-    'exact_div', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'HandFacts',
-    'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'wild_substitutions', 'evaluate', 'Table',
-    'read_table', 'settle_table', 'settle_seats', 'adjudicate', 'read_json', 'internal_error', 'encode_answer',
-    'answer', 'run_jsonl', 'type_five_faces', 'type_five_small', 'type_ten_and_a_half', 'type_plain', 'type_bust',
-    'formula_base_bet', 'verdict', 'payment'
+    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
+    'check_copies', 'exact_div', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json',
+    'HandFacts', 'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'is_wild',
+    'wild_substitutions', 'evaluate', 'Table', 'read_table', 'settle_table', 'settle_seats', 'adjudicate',
+    'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'type_five_faces', 'type_five_small',
+    'type_ten_and_a_half', 'type_plain', 'type_bust', 'formula_base_bet', 'verdict', 'payment'
 ]
 
 
@@ -113,6 +116,7 @@ DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ('BJ', 'SJ')
+DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card
 # card values [004 基本規則 人牌]
 VALUE = {
     'A': 1,
@@ -138,6 +142,7 @@ SEATS = (2, 5)
 HAND_SIZE = (1, 5)
 CLASSES = {'face': ('J', 'Q', 'K', 'BJ', 'SJ')}
 WILD_RANKS = ()
+WILD_CARDS = ()
 WILD_CHOICES = ()
 WILD_BEST_BY = ()
 CARD_ORDER = ()
@@ -154,8 +159,10 @@ TYPE_LABELS = {
 }
 SCHEME = 'against-banker'
 NEEDS_BANKER = True
-NEEDS_STAKES = False
-NEEDS_COINS = True
+STAKES_FROM = ''
+COINS_FROM = 'every seat'
+NEEDS_STAKES = bool(STAKES_FROM)
+NEEDS_COINS = bool(COINS_FROM)
 
 
 # ---- runtime: common (begin) ---- croupier/backends/engine/runtime/common.py
@@ -177,10 +184,17 @@ class InvalidTable(EngineError):
 
 
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-CARD_CODES = {r + s: r + s for r in RANKS for s in SUITS}
-CARD_CODES.update({j: j for j in JOKERS})
-RANK_OF = {code: code[:-1] for code in CARD_CODES}
-RANK_OF.update({j: j for j in JOKERS})
+PER_DECK = {}  # card code -> how many times one deck holds it
+for _code in DECK:
+    PER_DECK[_code] = PER_DECK.get(_code, 0) + 1
+CARD_CODES = {code: code for code in PER_DECK}
+RANK_OF = {code: code if code in JOKERS else code[:-1] for code in CARD_CODES}
+SUIT_OF = {code: None if code in JOKERS else code[-1] for code in CARD_CODES}
+
+
+def shoe_cards(decks):
+    """Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."""
+    return [code for code, n in PER_DECK.items() for _ in range(n * decks)]
 
 
 def parse_card(text):
@@ -218,10 +232,11 @@ def check_copies(codes):
     seen = {}
     for code in codes:
         seen[code] = seen.get(code, 0) + 1
-        if seen[code] > DECKS:
-            if DECKS == 1:
+        held = DECKS * PER_DECK[code]
+        if seen[code] > held:
+            if held == 1:
                 raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
-            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {DECKS} times")
+            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
 # ---- runtime: common.exact_div (begin) ---- if uses exact_div
@@ -450,7 +465,12 @@ def strength(value):
 
 
 # ---- runtime: seat_hands.no_wild (begin) ---- if not wild
-def wild_substitutions(ranks):
+def is_wild(code):
+    """No wild cards in this game's spec."""
+    return False
+
+
+def wild_substitutions(codes):
     """No wild cards in this game's spec: the hand is tried as it is, once."""
     return [], [()]
 # ---- runtime: seat_hands.no_wild (end) ----
@@ -466,7 +486,7 @@ def evaluate(cards):
         raise InvalidCards(f"a hand needs at least {low} card(s)")
     check_copies(codes)
     ranks = [RANK_OF[c] for c in codes]
-    wild_at, choices = wild_substitutions(ranks)
+    wild_at, choices = wild_substitutions(codes)
     best = None
     for choice in choices:
         subbed = list(ranks)
@@ -523,13 +543,22 @@ class Table:
         return self.values[seat].type
 
 
-def _amounts(request, key, seats, needed):
+BRINGS = {"every seat": "every seat", "players": "every player (the banker excepted)", "banker": "the banker"}
+
+
+def _amounts(request, key, seats, banker, needed_from):
+    """The amounts of `key` ("stakes" or "coins") given for the seats; those that `needed_from` names
+    ("every seat", "players", "banker", or "" for none) must all be there."""
     given = check_object(request.get(key), f"\"{key}\" (player to amount)", InvalidTable)
+    needed = (seats if needed_from == "every seat" else [s for s in seats if s != banker]
+              if needed_from == "players" else [banker] if needed_from == "banker" else [])
     out = {}
     for seat in seats:
         if seat not in given:
-            if needed:
-                raise InvalidTable(f"missing {key[:-1] if key.endswith('s') else key} for {seat}")
+            if seat in needed:
+                what = key[:-1] if key.endswith("s") else key
+                raise InvalidTable(f"missing {what} for {seat}: this game needs a {what} from "
+                                   f"{BRINGS[needed_from]}")
             continue
         out[seat] = parse_money(given[seat], f"the {key} of {seat}")
     return out
@@ -557,8 +586,8 @@ def read_table(request):
         banker = check_name(request.get("banker"), "\"banker\" (the banker's name)", InvalidTable)
         if banker not in hands:
             raise InvalidTable(f"the banker {json_text(banker)!r} is not seated at the table")
-    stakes = _amounts(request, "stakes", seats, NEEDS_STAKES)
-    coins = _amounts(request, "coins", seats, NEEDS_COINS)
+    stakes = _amounts(request, "stakes", seats, banker, STAKES_FROM)
+    coins = _amounts(request, "coins", seats, banker, COINS_FROM)
     return Table(seats, values, stakes, coins, banker)
 
 

@@ -166,7 +166,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     if shoe is not None:
         view["shoe"] = {
             "decks": shoe.decks, "kind": shoe.kind,
-            "cards": shoe.decks * (len(shoe.ranks) * len(shoe.suits) + len(shoe.jokers)),
+            "cards": shoe.size,
             "jokers": [{"code": j, "label": g.joker_labels[j].get(lang, j) if j in g.joker_labels else j}
                        for j in shoe.jokers],
             "cite": shoe.cite or "",
@@ -178,7 +178,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
                                 "after": _bet_terms(g, d.name, engine) if d.kind == "bet" else []}
                                for d in g.differences]
     if g.wild:
-        view["wild"] = {"ranks": list(g.wild.ranks), "stands_for": list(g.wild.stands_for),
+        view["wild"] = {"ranks": list(g.wild.shown), "stands_for": list(g.wild.stands_for),
                         "best_by": list(g.wild.best_by), "cite": g.wild.cite or ""}
     for b in g.bets.values():
         view["bets"].append({

@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from croupier.cache import cached
 from croupier.semantics.cases import Case
+from croupier.semantics.hand_classes import HandReader
 from croupier.semantics.model import Game
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -42,7 +43,7 @@ def _normal_code(game: Game, text) -> str | None:
         return t
     rank, suit = t[:-1], t[-1:]
     rank = "10" if rank == "T" else rank
-    if rank in game.shoe.ranks and suit in game.shoe.suits:
+    if rank + suit in game.shoe.cards:
         return rank + suit
     return None
 
@@ -59,14 +60,10 @@ def _hands(game: Game):
             for k in combo:
                 n = seen.get(k, 0)
                 seen[k] = n + 1
-                if k in shoe.jokers:
-                    if n >= shoe.decks:
-                        break
-                    hand.append(k)
-                else:
-                    if n >= len(shoe.suits) * shoe.decks:
-                        break
-                    hand.append(k + shoe.suits[n % len(shoe.suits)])
+                if n >= shoe.rank_copies(k):
+                    break
+                codes = shoe.codes_of(k)
+                hand.append(codes[n % len(codes)])
             else:
                 yield hand
 
@@ -85,9 +82,17 @@ def example_hands(game: Game, engine: ModuleType | None) -> dict[str, list[str]]
 def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     wanted = {t.name for t in game.types}
     found: dict[str, list[str]] = {}
+    asked: set[tuple] = set()  # hands alike for every hand type (`hand_classes.facts_key`) are asked once
+    wild = (set(game.wild.ranks), set(game.wild.cards)) if game.wild else (set(), set())
+    reader = HandReader(game)
     for tried, hand in enumerate(_hands(game)):
         if tried >= SEARCH_LIMIT or len(found) == len(wanted):
             break
+        plain = [game.shoe.rank_of(c) for c in hand if c not in wild[1] and game.shoe.rank_of(c) not in wild[0]]
+        key = (reader.facts_key(plain, False), len(hand) - len(plain))
+        if key in asked:
+            continue
+        asked.add(key)
         try:
             answer = engine.adjudicate({"hand": hand})
         except Exception:  # noqa: BLE001 - an engine that refuses a hand just gives no example

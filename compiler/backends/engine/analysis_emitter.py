@@ -116,6 +116,8 @@ def analysis_plan(game: Game) -> dict:
     reader = FactReader(game)
     plan: dict = {"supported": True, "reason": ""}
     try:
+        if game.card_values:
+            raise Unsupported("single cards have values of their own (the enumerator deals ranks)")
         dealt = Counter(game.deal_order)
         if any(dealt[h] < 2 for h in game.hands):
             raise Unsupported("the analysis needs every hand to be dealt at least two cards")

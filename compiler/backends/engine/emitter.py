@@ -20,8 +20,8 @@ from croupier.backends.engine.parts import copy_module, features, parts_summary
 from croupier.backends.engine.python_expr import py_number, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
-from croupier.semantics.expr import Expr, expr_text, names_used
-from croupier.semantics.model import Game
+from croupier.semantics.expr import Expr, expr_text
+from croupier.semantics.model import Game, card_code, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
 COMMON_MODULES = ["common"]
@@ -110,8 +110,11 @@ class EngineEmitter:
         w.line(f"RANKS = {literal(g.shoe.ranks)}")
         w.line(f"SUITS = {literal(g.shoe.suits)}")
         w.line(f"JOKERS = {literal(g.shoe.jokers)}")
+        self.deck(w)
         w.comment(rule_text("card values", g.value_cite))
         w.assign("VALUE", dict(g.values))
+        if g.is_dealt_round:
+            w.assign("CARD_VALUES", dict(g.card_values))  # single cards valued apart from their rank
         w.comment(rule_text(f"total sum{' mod ' + str(g.modulus) if g.modulus else ''}", g.total_cite))
         w.line(f"MODULUS = {literal(g.modulus or 0)}")
         for value, name in sorted(self.constants.items()):
@@ -132,6 +135,17 @@ class EngineEmitter:
             w.assign("SHOE_PROCEDURE", self.procedure())
             table_data(g, w)
         return w.text() + (self.more_data.text() if self.more_data.lines else "")
+
+    def deck(self, w: PyWriter) -> None:
+        """`DECK`: one deck, card by card (jokers last); a deck of every rank in every suit as that formula."""
+        shoe = self.game.shoe
+        if shoe.cards == tuple(card_code(r, s) for r in shoe.ranks for s in shoe.suits) + shoe.jokers:
+            w.line("DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card")
+            return
+        w.line("DECK = (  # one deck, card by card")
+        for i in range(0, len(shoe.cards), 13):
+            w.line("    " + " ".join(f"{literal(c)}," for c in shoe.cards[i:i + 13]))
+        w.line(")")
 
     def procedure(self) -> dict:
         p = self.game.procedure
@@ -285,6 +299,7 @@ class EngineEmitter:
         w.assign("CLASSES", {c.name: tuple(c.ranks) for c in g.classes.values()})
         wild = g.wild
         w.line(f"WILD_RANKS = {literal(tuple(wild.ranks) if wild else ())}")
+        w.line(f"WILD_CARDS = {literal(tuple(wild.cards) if wild else ())}")
         w.line(f"WILD_CHOICES = {literal(tuple(wild.stands_for) if wild else ())}")
         w.line(f"WILD_BEST_BY = {literal(tuple(wild.best_by) if wild else ())}")
         w.line(f"CARD_ORDER = {literal(g.card_order)}")
@@ -294,14 +309,12 @@ class EngineEmitter:
         w.line("TIEBREAK = {" + ", ".join(f"{literal(t.name)}: {literal(t.tiebreak)}" for t in g.types) + "}")
         w.assign("TYPE_LABELS", {t.name: t.labels.get("en", t.name) for t in g.types})
         w.line(f"SCHEME = {literal(g.settlement.scheme)}")
-        used = set()
-        for cl in g.settlement.clauses:
-            used |= names_used(cl.expr) | names_used(cl.unless)
-        for f in g.formulas.values():
-            used |= names_used(f.expr)
         w.line(f"NEEDS_BANKER = {literal(g.settlement.scheme == 'against-banker')}")
-        w.line(f"NEEDS_STAKES = {literal('stake()' in used)}")
-        w.line(f"NEEDS_COINS = {literal('coins()' in used or 'poorest' in used)}")
+        # what the table must give, and for which seats: "every seat", "players", "banker" or "" (nothing)
+        w.line(f"STAKES_FROM = {literal(seats_that_bring(g, 'stake'))}")
+        w.line(f"COINS_FROM = {literal(seats_that_bring(g, 'coins'))}")
+        w.line("NEEDS_STAKES = bool(STAKES_FROM)")
+        w.line("NEEDS_COINS = bool(COINS_FROM)")
         w = self.funcs
         self.named_functions("TYPE_TESTS", "type", "h", [(t.name, t.when, t.cite, ":") for t in g.types])
         self.named_functions("FORMULAS", "formula", "t", [(f.name, f.expr, f.cite, " =") for f in g.formulas.values()])

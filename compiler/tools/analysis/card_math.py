@@ -122,21 +122,20 @@ def math_view(game: Game, lang: str = "en") -> dict | None:
 
 def seat_view(game: Game, lang: str = "en") -> dict:
     """The mathematics of a seat game: one hand under the spec's policy, thresholds, banker edge."""
-    from croupier.tools.analysis.seat import SeatAnalysis, stake_of
+    from croupier.tools.analysis.seat import SeatAnalysis, separable, stake_of
 
     digest, engine = engine_of(game)
 
     def compute() -> dict:
-        sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game))
+        sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
         t = game.policy_threshold
         table = [sa.one_hand(x) for x in sa.thresholds()]
-        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t)}
+        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t), "best": sa.best_threshold(t)}
 
     a = cached("seat-analysis", f"{game.policy_threshold}\0{stake_of(game)}\0{digest}", compute)
     _ = i18n.translations(lang).gettext
     t = dec(game.policy_threshold)
     labels = {ht.name: ht.label(lang) for ht in game.types}
-    best = max(a["table"], key=lambda r: (r["expected_multiplier"], -r["threshold"]))
     policy = (_("one hand from the full deck, hitting while its total is below %(t)s; every draw enumerated "
                 "exactly, wild cards substituted as the engine does") if game.wild else
               _("one hand from the full deck, hitting while its total is below %(t)s; every draw enumerated "
@@ -149,8 +148,11 @@ def seat_view(game: Game, lang: str = "en") -> dict:
         _("Expected multiplier"): dec(a["one"]["expected_multiplier"])[:10],
         _("Threshold policies"): [{below: dec(r["threshold"]), multiplier: dec(r["expected_multiplier"])[:10]}
                                   for r in a["table"]],
-        _("Best threshold (highest expected multiplier)"): dec(best["threshold"]),
     }
+    if a["best"] is not None:
+        best = (_("Best threshold (highest expected result against the banker)") if game.settlement.scheme ==
+                "against-banker" else _("Best threshold (highest expected result against one opponent)"))
+        view[best] = dec(a["best"])
     if a["edge"] is not None:
         view[_("Banker against one player")] = _(
             "both hitting below %(t)s: the banker's edge is %(edge)s of the base bet (exact)"

@@ -3,16 +3,18 @@
 A hand is dealt the spec's minimum number of cards, then hits while its total is
 below the threshold t (and it holds fewer than the maximum). Cards come from the
 full deck without replacement; the hand's type and points are the engine's own
-`evaluate(cards)` (wild substitution included). Ranks that no rule can tell apart
-(same value, same classes, not wild) are merged into one class, and the draw is a
-dynamic programme over the multiset of classes drawn, with integer weights.
+`evaluate(cards)` (wild substitution included). Hands are vectors of value
+classes (`seat_deck`), and the law of final hands is exact, with integer weights.
 
-For a game settled against a banker, the banker's edge against one player, both
-following threshold policies, is exact: the banker's hand first (dealing starts
-from the banker; with policies that read only their own hand the order does not
-change the joint law), then the player's from what is left, every pair settled
-by the engine's `settle_table`. That needs the ranking to read no high card or
-suit (true of the banker spec); otherwise the edge is not reported.
+Against another seat (the banker, or in a pairwise game one opponent following the
+spec's policy), `seat_pairs` gives a seat's exact expected result for every
+threshold of its own at once; the best threshold is the one that maximises it (the
+lowest of equals). For a banker game the banker's edge against one player is that
+result's opposite, and against k players it is k times as much: every player
+settles with the banker alone, the pair (banker, any one player) has the law of
+the first two hands dealt whatever the others drew, and with coins too many for a
+cap to bind no payment depends on another (reported only when the settlement reads
+`paid` nowhere but in a `coins(…) - paid(…)` cap, and the deck cannot run out).
 """
 
 from __future__ import annotations
@@ -22,171 +24,114 @@ import sys
 from fractions import Fraction
 
 from croupier.tools.analysis.report import dec, pct
+from croupier.tools.analysis.seat_deck import SeatDeck, falling
+from croupier.tools.analysis.seat_pairs import MAX_PAIRS, UNIT_COINS, PairSettler, second_seat_results
 
-UNIT_COINS = 10**9  # coins so large that no cap binds; the declared stake is then a fixed amount
+__all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "cmd_seat", "separable"]
 
 
 class SeatAnalysis:
     """Threshold-policy analysis of one seat game's engine."""
 
-    def __init__(self, engine, default_threshold: Fraction | None, stake: str | None = None) -> None:
+    def __init__(self, engine, default_threshold: Fraction | None, stake: str | None = None,
+                 separable: bool = True) -> None:
         self.e = engine
         self.default = default_threshold
         self.stake = stake  # the table formula each player stakes (the model's `each player stakes`), if any
-        self.low, self.high = engine.HAND_SIZE
-        groups: dict[tuple, list[str]] = {}
-        for rank in tuple(engine.RANKS) + tuple(engine.JOKERS):
-            if rank not in engine.VALUE and rank not in engine.WILD_RANKS:
-                continue
-            classes = tuple(name for name, members in engine.CLASSES.items() if rank in members)
-            key = (engine.VALUE.get(rank), classes, rank in engine.WILD_RANKS)
-            groups.setdefault(key, []).append(rank)
-        self.classes = list(groups.values())  # each: the ranks of one class
-        copies = {r: engine.DECKS * (1 if r in engine.JOKERS else len(engine.SUITS)) for r in engine.RANKS}
-        copies.update({j: engine.DECKS for j in engine.JOKERS})
-        self.counts = [sum(copies[r] for r in ranks) for ranks in self.classes]
-        self.copies = copies
-        self.cards = sum(self.counts)
-        self.values: dict[tuple[int, ...], object] = {}
-
-    # ---- one hand ------------------------------------------------------------------------
-    def codes(self, multiset: tuple[int, ...]) -> list[str]:
-        """Representative card codes for a multiset of classes (distinct cards where the deck allows)."""
-        used: dict[str, int] = {}
-        out = []
-        for c in multiset:
-            for rank in self.classes[c]:
-                k = used.get(rank, 0)
-                if k < self.copies[rank]:
-                    used[rank] = k + 1
-                    out.append(rank if rank in self.e.JOKERS else rank + self.e.SUITS[k % len(self.e.SUITS)])
-                    break
-            else:
-                raise ValueError(f"the deck has no more cards of class {self.classes[c]}")
-        return out
-
-    def value(self, multiset: tuple[int, ...]):
-        v = self.values.get(multiset)
-        if v is None:
-            v = self.values[multiset] = self.e.evaluate(self.codes(multiset))
-        return v
-
-    def hands(self, t: Fraction, removed: tuple[int, ...] = ()) -> tuple[dict[tuple[int, ...], int], int]:
-        """Final hands under threshold t from the deck less `removed`: ({multiset: weight}, denominator)."""
-        counts = list(self.counts)
-        for c in removed:
-            counts[c] -= 1
-        n = sum(counts)
-        fill = [1] * (self.high + 1)
-        for k in range(self.high - 1, -1, -1):
-            fill[k] = fill[k + 1] * (n - k)
-        layer = {(): 1}
-        final: dict[tuple[int, ...], int] = {}
-        for size in range(1, self.high + 1):
-            nxt: dict[tuple[int, ...], int] = {}
-            for ms, w in layer.items():
-                for c, total in enumerate(counts):
-                    left = total - ms.count(c)
-                    if left <= 0:
-                        continue
-                    hand = tuple(sorted(ms + (c,)))
-                    weight = w * left
-                    if size >= self.high or (size >= self.low and self.value(hand).points >= t):
-                        final[hand] = final.get(hand, 0) + weight * fill[size]
-                    else:
-                        nxt[hand] = nxt.get(hand, 0) + weight
-            layer = nxt
-        return final, fill[0]
+        self.separable = separable  # whether a player's settlement with the banker reads nobody else's
+        self.deck = SeatDeck(engine)
+        reads_top = any(k in ("high card", "high suit") for keys in engine.TIEBREAK.values() for k in keys)
+        if reads_top and not self.deck.classes_are_intervals():
+            self.deck = SeatDeck(engine, by_top=True)  # ranks apart: each class one rank of the card order
+        self.pairs = not reads_top or (self.deck.classes_are_intervals() and PairSettler.top_keys_last(engine))
+        self.banker_game = engine.SCHEME == "against-banker"
+        self.settler = PairSettler(self.deck, self.banker_game, stake)
+        self._against: dict[Fraction, dict] = {}
 
     def one_hand(self, t: Fraction) -> dict:
         """Exact distribution of types and totals of one hand, and its expected multiplier."""
-        final, d = self.hands(t)
+        d = self.deck
+        denominator = falling(d.cards, d.high)
         types: dict[str, int] = {}
         totals: dict[Fraction, int] = {}
-        for ms, w in final.items():
-            v = self.value(ms)
-            types[v.type] = types.get(v.type, 0) + w
-            totals[v.points] = totals.get(v.points, 0) + w
-        types_p = {k: Fraction(types.get(k, 0), d) for k in self.e.TYPES}
+        for hand, v in d.finals(t).items():
+            w = v * d.weight(hand) * falling(d.cards - sum(hand), d.high - sum(hand))
+            value = d.value(hand)
+            types[value.type] = types.get(value.type, 0) + w
+            totals[value.points] = totals.get(value.points, 0) + w
+        types_p = {k: Fraction(types.get(k, 0), denominator) for k in self.e.TYPES}
         return {
             "threshold": t,
             "types": types_p,
-            "totals": {k: Fraction(w, d) for k, w in sorted(totals.items())},
+            "totals": {k: Fraction(w, denominator) for k, w in sorted(totals.items())},
             "expected_multiplier": sum((p * self.e.MULTIPLIER[k] for k, p in types_p.items()), Fraction(0)),
         }
 
     def thresholds(self) -> list[Fraction]:
-        """Every threshold that can matter: steps of the smallest card value, up to one step past
-        the highest total of two cards whose type is not the lowest."""
-        values = [Fraction(v) for v in self.e.VALUE.values() if v]
-        step = min(values)
-        for v in values:
-            while (v / step).denominator != 1:
-                step /= 2
-        top = max((self.value(tuple(sorted((a, b)))).points
-                   for a in range(len(self.classes)) for b in range(len(self.classes))
-                   if self.value(tuple(sorted((a, b)))).type != self.e.TYPES[-1]), default=step)
-        return [step * k for k in range(1, int(top / step) + 2)]
+        """Every threshold that can matter (see `SeatDeck.thresholds`)."""
+        return self.deck.thresholds()
 
-    # ---- the banker game ---------------------------------------------------------------------
+    def against(self, t_other: Fraction) -> dict[Fraction, dict]:
+        """For every threshold t: a seat's exact expected net per unit staked, and its chances to win,
+        lose and draw, against the banker (or one opponent) hitting below `t_other`."""
+        got = self._against.get(t_other)
+        if got is None and not self.pairs:
+            return {}
+        if got is None:
+            got = self._against[t_other] = second_seat_results(self.deck, self.settler, t_other, self.thresholds())
+        return got
+
+    def best_threshold(self, t_other: Fraction) -> Fraction:
+        """The threshold that maximises a seat's expected result against the other (the lowest of equals);
+        None when the pairs cannot be settled exactly (a ranking by top card over classes that interleave)."""
+        results = self.against(t_other)
+        return max(results, key=lambda t: (results[t]["net"], -t)) if results else None
+
     def banker_edge(self, t_banker: Fraction, t_player: Fraction) -> dict | None:
-        """The banker's exact expected net per base bet against one player, or None if not tractable."""
-        if self.e.SCHEME != "against-banker" or any(
-                k in ("high card", "high suit") for keys in self.e.TIEBREAK.values() for k in keys):
+        """The banker's exact expected net per base bet against one player (None in a pairwise game)."""
+        if not self.banker_game or not self.pairs:
             return None
-        bankers, d_b = self.hands(t_banker)
-        ids: dict[tuple, int] = {}  # hands alike for the settlement: same type and strength
-        id_of: dict[tuple[int, ...], int] = {}
-        settle_memo: dict[tuple[int, int], tuple[Fraction, str]] = {}
-        total = Fraction(0)
-        outcomes = {"banker": Fraction(0), "player": Fraction(0), "draw": Fraction(0)}
+        r = self.against(t_banker).get(t_player)
+        if r is None:
+            r = second_seat_results(self.deck, self.settler, t_banker, [t_player]).get(t_player)
+        if r is None:
+            return None
+        return {"banker_threshold": t_banker, "player_threshold": t_player, "banker_edge": -r["net"],
+                "outcomes": {"banker": r["losses"], "player": r["wins"], "draw": r["draws"]}}
 
-        def hand_id(ms: tuple[int, ...]) -> int:
-            i = id_of.get(ms)
-            if i is None:
-                v = self.value(ms)
-                i = id_of[ms] = ids.setdefault((v.type, v.strength), len(ids))
-            return i
+    def table_sizes(self, t: Fraction) -> list[int]:
+        """How many players (1, 2, 3, within the seats) the banker's edge is reported for at threshold t:
+        those whose hands, with the banker's, can never run the deck out."""
+        low, high = self.e.SEATS
+        out = []
+        for players in (1, 2, 3):
+            if players + 1 > high or (players > 1 and not self.separable):
+                continue
+            if players == 1 or self._cards_suffice(players + 1, t):
+                out.append(players)
+        return out
 
-        for b_ms, w_b in bankers.items():
-            players, d_p = self.hands(t_player, b_ms)
-            acc: dict[int, list] = {}  # id -> [weight, a hand of that id drawn after this banker's]
-            for p_ms, w_p in players.items():
-                i = hand_id(p_ms)
-                a = acc.get(i)
-                if a is None:
-                    acc[i] = [w_p, p_ms]
-                else:
-                    a[0] += w_p
-            b = hand_id(b_ms)
-            p_b = Fraction(w_b, d_b * d_p)
-            for i, (w, p_ms) in acc.items():
-                got = settle_memo.get((b, i))
-                if got is None:
-                    got = settle_memo[(b, i)] = self.settle(b_ms, p_ms)
-                net, who = got
-                total += p_b * net * w
-                outcomes[who] += p_b * w
-        return {"banker_threshold": t_banker, "player_threshold": t_player, "banker_edge": total,
-                "outcomes": outcomes}
-
-    def settle(self, b_ms, p_ms) -> tuple[Fraction, str]:
-        """The banker's net in base bets for one pair of hands, and who won, by the engine's settlement."""
-        codes_b = self.codes(b_ms)
-        codes_p = self.codes(p_ms)
-        coins = {"banker": UNIT_COINS, "player": UNIT_COINS}
-        request = {"hands": {"banker": codes_b, "player": codes_p}, "banker": "banker",
-                   "stakes": {"banker": 1, "player": 1}, "coins": coins}
-        try:
-            out = self.e.settle_table(request)
-        except self.e.EngineError:
-            # the two representative hands may share a card; draw the player's from other copies
-            request["hands"]["player"] = self.codes(tuple(b_ms) + tuple(p_ms))[len(b_ms):]
-            out = self.e.settle_table(request)
-        # the unit: the declared stake formula's value, else the stake of 1 this request gives each seat
-        base = Fraction(out[self.stake]) if self.stake is not None else Fraction(1)
-        net = Fraction(out["net"]["banker"]) / base
-        return net, out["results"]["player"]
+    def _cards_suffice(self, hands: int, t: Fraction) -> bool:
+        """Whether `hands` hands hitting below t always find cards: each hand's cards but its last total
+        less than t, so together they hold at most the cheapest cards worth less than hands * t, plus one
+        card each (and never more than their largest sizes)."""
+        d = self.deck
+        largest = max((sum(h) for h in d.finals(t)), default=0)
+        if hands * largest <= d.cards:
+            return True
+        e = self.e
+        wild_least = min((Fraction(e.VALUE[r]) for r in e.WILD_CHOICES if r in e.VALUE), default=Fraction(0))
+        cheap = sorted(wild_least if (r in e.WILD_RANKS or r in d.wild_cards) else Fraction(e.VALUE[r])
+                       for ranks in d.classes for r in ranks for _ in range(d.copies[r]))
+        if not cheap or cheap[0] <= 0:
+            return False
+        budget, count = Fraction(0), 0
+        for v in cheap:
+            if budget + v >= hands * t:
+                break
+            budget += v
+            count += 1
+        return count + hands <= d.cards
 
 
 def stake_of(game) -> str | None:
@@ -194,26 +139,48 @@ def stake_of(game) -> str | None:
     return game.settlement.stake if game.settlement is not None else None
 
 
+def separable(game) -> bool:
+    """Whether a player's settlement with the banker reads nothing of the others': `paid` appears only in a
+    `coins(X) - paid(X)` cap (which coins too many to bind leave open)."""
+    from croupier.semantics.expr import expr_text
+
+    s = game.settlement
+    if s is None:
+        return False
+    for cl in s.clauses:
+        for e in (cl.expr, cl.unless):
+            text = expr_text(e) if e is not None else ""
+            capped = sum(text.count(f"coins({r}) - paid({r})") for r in ("winner", "loser", "banker", "player"))
+            if text.count("paid(") > capped:
+                return False
+    return True
+
+
 def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
-    """The JSON report: one hand at threshold t, every threshold's expected multiplier, the banker edge."""
+    """The JSON report: one hand at threshold t, every threshold's expected multiplier and expected result
+    against the banker (or one opponent) hitting below t, the best threshold, and the banker's edge."""
     one = sa.one_hand(t)
     table = [sa.one_hand(x) for x in sa.thresholds()]
-    best = max(table, key=lambda r: (r["expected_multiplier"], -r["threshold"]))
+    against = sa.against(t)
     out = {
         "threshold": dec(t),
         "types": {k: dec(p) for k, p in one["types"].items()},
         "totals": {dec(k): dec(p) for k, p in one["totals"].items()},
         "expected_multiplier": dec(one["expected_multiplier"]),
         "policies": {dec(r["threshold"]): dec(r["expected_multiplier"]) for r in table},
-        "best_threshold": dec(best["threshold"]),
+        "against": "the banker" if sa.banker_game else "one opponent",
+        "expected_result": {dec(x): dec(r["net"]) for x, r in against.items()},
+        "best_threshold": dec(sa.best_threshold(t)) if against else None,
     }
     edge = sa.banker_edge(t, t)
     if edge is not None:
+        e = edge["banker_edge"]
         out["banker_game"] = {
             "banker_threshold": dec(t), "player_threshold": dec(t), "exact": True,
-            "banker_edge": dec(edge["banker_edge"]),
-            "banker_edge_exact": f"{edge['banker_edge'].numerator}/{edge['banker_edge'].denominator}",
+            "banker_edge": dec(e), "banker_edge_exact": f"{e.numerator}/{e.denominator}",
             "results": {k: dec(p) for k, p in edge["outcomes"].items()},
+            "tables": {str(k): {"banker_net": dec(k * e), "banker_net_exact": f"{(k * e).numerator}/{(k * e).denominator}"}
+                       for k in sa.table_sizes(t)},
         }
     return out
 
@@ -230,8 +197,12 @@ def cmd_seat(game, engine, args) -> int:
     if t is None:
         print("croupier: the spec states no `policy hit while total < T`; give --threshold", file=sys.stderr)
         return 2
-    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game))
-    data = {"game": game.name, **seat_report(sa, t)}
+    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
+    try:
+        data = {"game": game.name, **seat_report(sa, t)}
+    except engine.EngineError as exc:
+        print(f"croupier: cannot analyse {game.name}: {exc} (`croupier check` reports such hands)", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
@@ -240,11 +211,19 @@ def cmd_seat(game, engine, args) -> int:
     lines += ["", "Totals"] + [f"  {k:>5} {pct(Fraction(p)):>12}" for k, p in data["totals"].items()]
     lines += ["", f"Expected multiplier: {data['expected_multiplier'][:10]}", "", "By threshold (expected multiplier)"]
     lines += [f"  < {k:>5}  {v[:10]}" for k, v in data["policies"].items()]
-    lines.append(f"Best threshold: {data['best_threshold']}")
+    if data["expected_result"]:
+        lines += ["", f"Expected result per unit staked against {data['against']} hitting below {data['threshold']}"]
+        lines += [f"  < {k:>5}  {pct(Fraction(v)):>12}" for k, v in data["expected_result"].items()]
+        lines.append(f"Best threshold (highest expected result against {data['against']}): "
+                     f"{data['best_threshold']}")
+    elif sa.pairs:
+        lines += ["", f"Results against {data['against']}: not computed, more than {MAX_PAIRS:,} pairs of hands"]
     if "banker_game" in data:
         bg = data["banker_game"]
         lines += ["", f"Banker against one player, both hitting below {data['threshold']} (exact):",
                   f"  banker's edge per base bet: {pct(Fraction(bg['banker_edge']))}"]
-        lines += [f"  {k} wins: {pct(Fraction(p))}" for k, p in bg["results"].items()]
+        lines += [f"  {'a draw' if k == 'draw' else k + ' wins'}: {pct(Fraction(p))}" for k, p in bg["results"].items()]
+        lines += [f"  banker's net per base bet against {k} player{'s' if k != '1' else ''}: "
+                  f"{pct(Fraction(v['banker_net']))}" for k, v in bg["tables"].items()]
     print("\n".join(lines))
     return 0

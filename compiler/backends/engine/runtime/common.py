@@ -24,10 +24,17 @@ class InvalidTable(EngineError):
 
 
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-CARD_CODES = {r + s: r + s for r in RANKS for s in SUITS}
-CARD_CODES.update({j: j for j in JOKERS})
-RANK_OF = {code: code[:-1] for code in CARD_CODES}
-RANK_OF.update({j: j for j in JOKERS})
+PER_DECK = {}  # card code -> how many times one deck holds it
+for _code in DECK:
+    PER_DECK[_code] = PER_DECK.get(_code, 0) + 1
+CARD_CODES = {code: code for code in PER_DECK}
+RANK_OF = {code: code if code in JOKERS else code[:-1] for code in CARD_CODES}
+SUIT_OF = {code: None if code in JOKERS else code[-1] for code in CARD_CODES}
+
+
+def shoe_cards(decks):
+    """Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."""
+    return [code for code, n in PER_DECK.items() for _ in range(n * decks)]
 
 
 def parse_card(text):
@@ -65,10 +72,11 @@ def check_copies(codes):
     seen = {}
     for code in codes:
         seen[code] = seen.get(code, 0) + 1
-        if seen[code] > DECKS:
-            if DECKS == 1:
+        held = DECKS * PER_DECK[code]
+        if seen[code] > held:
+            if held == 1:
                 raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
-            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {DECKS} times")
+            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
 # ---- part exact_div if uses exact_div ----

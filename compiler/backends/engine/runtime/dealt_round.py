@@ -5,7 +5,7 @@ from fractions import Fraction
 
 # ---- engine ----
 
-CARD_VALUE = {code: VALUE[RANK_OF[code]] for code in CARD_CODES}
+CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
 def total(cards):

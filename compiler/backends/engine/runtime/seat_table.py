@@ -30,13 +30,22 @@ class Table:
         return self.values[seat].type
 
 
-def _amounts(request, key, seats, needed):
+BRINGS = {"every seat": "every seat", "players": "every player (the banker excepted)", "banker": "the banker"}
+
+
+def _amounts(request, key, seats, banker, needed_from):
+    """The amounts of `key` ("stakes" or "coins") given for the seats; those that `needed_from` names
+    ("every seat", "players", "banker", or "" for none) must all be there."""
     given = check_object(request.get(key), f"\"{key}\" (player to amount)", InvalidTable)
+    needed = (seats if needed_from == "every seat" else [s for s in seats if s != banker]
+              if needed_from == "players" else [banker] if needed_from == "banker" else [])
     out = {}
     for seat in seats:
         if seat not in given:
-            if needed:
-                raise InvalidTable(f"missing {key[:-1] if key.endswith('s') else key} for {seat}")
+            if seat in needed:
+                what = key[:-1] if key.endswith("s") else key
+                raise InvalidTable(f"missing {what} for {seat}: this game needs a {what} from "
+                                   f"{BRINGS[needed_from]}")
             continue
         out[seat] = parse_money(given[seat], f"the {key} of {seat}")
     return out
@@ -64,8 +73,8 @@ def read_table(request):
         banker = check_name(request.get("banker"), "\"banker\" (the banker's name)", InvalidTable)
         if banker not in hands:
             raise InvalidTable(f"the banker {json_text(banker)!r} is not seated at the table")
-    stakes = _amounts(request, "stakes", seats, NEEDS_STAKES)
-    coins = _amounts(request, "coins", seats, NEEDS_COINS)
+    stakes = _amounts(request, "stakes", seats, banker, STAKES_FROM)
+    coins = _amounts(request, "coins", seats, banker, COINS_FROM)
     return Table(seats, values, stakes, coins, banker)
 
 

@@ -46,7 +46,7 @@ class Shoe:
     def __init__(self, seed=None, decks=None):
         self.seed = seed
         self.decks = decks or DECKS
-        self.cards = [code for code in CARD_CODES for _ in range(self.decks)]
+        self.cards = shoe_cards(self.decks)
         rng = random.Random(seed)
         rng.shuffle(self.cards)
         n = len(self.cards)

@@ -1,0 +1,130 @@
+"""What the rules of a dealt round read of a card, and the classes of cards they cannot tell apart.
+
+A rule that reads only card values (totals, `value(…)`, counts of cards) cannot
+tell apart two cards of one value, so an exact enumeration may deal one class per
+value; a rule that reads ranks (`same_rank`, `rank(…)`) needs ranks; a rule that
+reads suits or names a single card (`same_suit`, `suit(…)`, `first(h) = KD`)
+needs every card. A card class (`count(h, face)`) and a soft card of the total
+rule split the classes further. `distinction(game)` says which, and
+`card_classes(game)` lists the classes: representative card codes (each listed as
+often as one deck holds it) and the copies in the shoe.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from croupier.semantics import expr as ir
+from croupier.semantics.model import Game
+from croupier.syntax.visitor import NodeVisitor
+
+LEVELS = ("value", "rank", "card")
+# functions that read more of a card than its value, and the level they need
+NEEDS = {"same_rank": "rank", "rank": "rank", "same_suit": "card", "suit": "card", "suit_count": "card",
+         "rank_count": "rank"}
+
+
+class _Reads(NodeVisitor):
+    """The finest level an expression reads, and the card classes it counts."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.level = 0
+        self.classes: set[str] = set()
+        self.seen: set[str] = set()
+
+    def need(self, level: str) -> None:
+        self.level = max(self.level, LEVELS.index(level))
+
+    def visit_Node(self, e) -> None:
+        self.generic_visit(e)
+
+    def visit_Call(self, e: ir.Call) -> None:
+        if e.function.key in NEEDS:
+            self.need(NEEDS[e.function.key])
+        self.generic_visit(e)
+
+    def visit_CardConst(self, e) -> None:
+        self.need("card")
+
+    def visit_RankConst(self, e) -> None:
+        self.need("rank")
+
+    def visit_ClassRef(self, e: ir.ClassRef) -> None:
+        self.classes.add(e.name)
+
+    def visit_EventRef(self, e: ir.EventRef) -> None:
+        ev = self.game.events.get(e.name)
+        if ev is not None and e.name not in self.seen:
+            self.seen.add(e.name)
+            self.visit(ev.when)
+
+    def visit_FormulaRef(self, e: ir.FormulaRef) -> None:
+        f = self.game.formulas.get(e.name)
+        if f is not None and f.expr is not None and e.name not in self.seen:
+            self.seen.add(e.name)
+            self.visit(f.expr)
+
+
+def round_exprs(game: Game) -> list[ir.Expr]:
+    """Every expression of a dealt round: draws, stand rule, events, formulas, outcomes, bets."""
+    out: list[ir.Expr | None] = [game.stand_when]
+    for t in game.draws:
+        out += [t.when, t.row_key, t.col_key]
+    out += [e.when for e in game.events.values()]
+    out += [f.expr for f in game.formulas.values()]
+    out += [o.when for o in game.outcomes.values()]
+    for b in game.bets.values():
+        out += b.expressions()
+    return [e for e in out if e is not None]
+
+
+def reads(game: Game) -> tuple[str, frozenset[str]]:
+    """(the level of distinction the rules need, the card classes they count)."""
+    r = _Reads(game)
+    for e in round_exprs(game):
+        r.visit(e)
+    return LEVELS[r.level], frozenset(r.classes)
+
+
+def card_classes(game: Game) -> list[tuple[list[str], int]]:
+    """The shoe's classes of cards no rule tells apart: (codes of one deck's cards of the class, each as
+    often as the deck holds it; copies of the class in the shoe), in the order of the deck."""
+    shoe = game.shoe
+    level, counted = reads(game)
+    soft = set(game.soft.ranks) if getattr(game, "soft", None) else set()
+    groups: dict[tuple, list[str]] = {}
+    for code in shoe.cards:
+        rank = shoe.rank_of(code)
+        value = card_value(game, code)
+        if value is None:
+            continue
+        if level == "card":
+            key: tuple = (code,)
+        elif level == "rank":
+            key = (rank, value)
+        else:
+            member = tuple(c for c in sorted(counted) if c in game.classes and (
+                rank in game.classes[c].ranks or code in game.classes[c].cards))
+            key = (value, rank in soft, member)
+        groups.setdefault(key, []).append(code)
+    out = []
+    for key in sorted(groups, key=lambda k: tuple(str(x) for x in k)) if level != "value" else sorted(groups):
+        codes = groups[key]
+        # distinct cards first, suit by suit: repeated uses of a class prefer distinct ranks, then suits
+        seen: dict[str, int] = {}
+        order = []
+        for c in codes:
+            seen[c] = seen.get(c, 0) + 1
+            suit = shoe.suit_of(c)
+            order.append((seen[c], shoe.suits.index(suit) if suit in shoe.suits else len(shoe.suits),
+                          shoe.ranks.index(shoe.rank_of(c)) if shoe.rank_of(c) in shoe.ranks else 0, c))
+        out.append(([c for *_k, c in sorted(order)], len(codes) * shoe.decks))
+    return out
+
+
+def card_value(game: Game, code: str) -> Fraction | None:
+    """A card's value: its own, or its rank's (None when it has neither, as a wild card)."""
+    if code in game.card_values:
+        return game.card_values[code]
+    return game.values.get(game.shoe.rank_of(code))
