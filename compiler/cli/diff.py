@@ -27,6 +27,7 @@ def cmd_diff(args) -> int:
     from croupier.diagnostics import render_all
     from croupier.project import project_of
     from croupier.tools.diff.report import as_json, diff_versions
+    from croupier.tools.diff.rules import UnknownField
     from croupier.tools.diff.text import text
     from croupier.tools.diff.versions import VersionError, load_version, pairs
 
@@ -47,6 +48,9 @@ def cmd_diff(args) -> int:
         if exc.diagnostics:
             print(render_all(exc.diagnostics, exc.sources), file=sys.stderr)
         print(f"croupier: {exc}", file=sys.stderr)
+        return 2
+    except UnknownField as exc:  # a model field the diff has no rule for: a compiler bug, said in one line
+        print(f"croupier: internal error: {exc}", file=sys.stderr)
         return 2
     if args.html:
         from croupier.outputs import OutputError, write_if_changed

@@ -171,7 +171,10 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "sources": sources,
     "assumptions": items("documentation", "assumption", in_play=False),
     "joker_labels": single("documentation", "joker labels", in_play=False),
+    "decks": single("documentation", "declared decks", in_play=False),  # in play through the shoe they make
     "shoe": single("cards", "shoe"),
+    "suit_labels": single("documentation", "suit labels", in_play=False),
+    "card_values": single("cards", "values of single cards"),
     "values": values,
     "value_cite": single("documentation", "value citation", in_play=False),
     "classes": items("cards", "card class"),
