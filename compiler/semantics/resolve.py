@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic
@@ -38,7 +39,27 @@ MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
 
 
 def source(cx: Context, stmt: ast.SourceStmt) -> None:
-    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span))
+    if not stmt.labels:
+        cx.err("E0108", f"source `{stmt.ident}` has no title", stmt.span, 'add its title: source "000" "Title"')
+    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span, cx.labels(stmt.labels)))
+
+
+def version(cx: Context, stmt: ast.VersionStmt) -> None:
+    if cx.singleton(stmt, "version", cx.game.version is not None):
+        cx.game.version, cx.game.version_cite = stmt.text, stmt.cite
+        if not stmt.text.strip():
+            cx.err("E0160", "the version is empty", stmt.span, 'write it like: version "2025.1"')
+
+
+def effective(cx: Context, stmt: ast.EffectiveStmt) -> None:
+    if cx.singleton(stmt, "effective date", cx.game.effective is not None):
+        try:
+            date.fromisoformat(stmt.date)
+        except ValueError:
+            cx.err("E0160", f"`{stmt.date}` is not a day of the calendar", stmt.span,
+                   "write the date as YYYY-MM-DD, like 2025-01-31")
+            return
+        cx.game.effective = stmt.date
 
 
 def assumption(cx: Context, stmt: ast.AssumeStmt) -> None:
@@ -53,6 +74,8 @@ def assumption(cx: Context, stmt: ast.AssumeStmt) -> None:
 STATEMENTS: Handlers = {
     ast.SourceStmt: source,
     ast.AssumeStmt: assumption,
+    ast.VersionStmt: version,
+    ast.EffectiveStmt: effective,
     **resolve_cards.STATEMENTS,
     **resolve_round.STATEMENTS,
     **resolve_bets.STATEMENTS,
@@ -135,6 +158,7 @@ class Resolver(Context):
             game = copy.deepcopy(base, {id(base.base): base.base} if base.base is not None else {})
             game.base = base
             game.differences = []
+            game.version = game.effective = game.version_cite = None  # a variant states its own
             game.name, game.labels, game.path, game.span = head.name, self.labels(head.labels), self.spec.path, head.span
             self.variant = True
             self.base_names = self.names_of(base)
