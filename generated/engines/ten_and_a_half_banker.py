@@ -108,6 +108,10 @@ __all__ = [
 
 GAME = 'ten_and_a_half_banker'
 TITLE = 'Ten and a half (banker game)'
+# which rules: version and effective date as the spec states them; a digest of the spec texts
+RULES_VERSION = '1.0'
+RULES_EFFECTIVE = '2026-12-01'
+RULES_FINGERPRINT = 'e23ee53a115ba4ce'
 # shoe 1 decks of standard52 [004]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
