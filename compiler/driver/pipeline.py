@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
-from croupier.backends.cards.index import render_index
+from croupier.backends.cards.index import render_indexes
 from croupier.backends.cards.render import render_cards
 from croupier.backends.conformance.emitter import emit_conformance
 from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
@@ -121,7 +121,7 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
-        results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], languages_of(project))
+        results[-1].artefacts.update(render_indexes([r.game for r in results], languages_of(project)))
     return results, loader
 
 
