@@ -44,15 +44,24 @@ def source(cx: Context, stmt: ast.SourceStmt) -> None:
     cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span, cx.labels(stmt.labels)))
 
 
+def _once(cx: Context, stmt: ast.Stmt, key: str) -> bool:
+    """A statement a spec states once; not a rule, so a variant states its own without `override`."""
+    if key in cx.seen:
+        cx.err("E0103", f"a second `{key}` statement", stmt.span, "keep one")
+        return False
+    cx.seen.add(key)
+    return True
+
+
 def version(cx: Context, stmt: ast.VersionStmt) -> None:
-    if cx.singleton(stmt, "version", cx.game.version is not None):
+    if _once(cx, stmt, "version"):
         cx.game.version, cx.game.version_cite = stmt.text, stmt.cite
         if not stmt.text.strip():
             cx.err("E0160", "the version is empty", stmt.span, 'write it like: version "2025.1"')
 
 
 def effective(cx: Context, stmt: ast.EffectiveStmt) -> None:
-    if cx.singleton(stmt, "effective date", cx.game.effective is not None):
+    if _once(cx, stmt, "effective"):
         try:
             date.fromisoformat(stmt.date)
         except ValueError:

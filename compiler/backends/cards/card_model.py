@@ -57,7 +57,8 @@ def value_groups(game: Game, s: Sentences) -> list[dict]:
             pips.append(rank)
         else:
             groups.setdefault(value, []).append(rank)
-    out = [{"ranks": ranks, "value": number_text(v)} for v, ranks in groups.items()]
+    named = {r: game.joker_labels[r].get(s.lang, r) for r in game.joker_labels}
+    out = [{"ranks": [named.get(r, r) for r in ranks], "value": number_text(v)} for v, ranks in groups.items()]
     if pips:
         out.insert(min(1, len(out)), {"ranks": [s.ranks(pips)], "value": s.say(N_("the number on the card"))})
     return out
@@ -292,6 +293,5 @@ def clause_code(c) -> str:
 
 
 def _label(game: Game, kind: str, name: str, lang: str) -> str:
-    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands,
-             "assumption": game.assumptions}.get(kind, {})
+    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands}.get(kind, {})
     return group[name].label(lang) if name in group else ""

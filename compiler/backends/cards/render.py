@@ -30,7 +30,7 @@ STAND_RGB = "rgb(239, 230, 207)"
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#|!&~])")
 # A run of Han text (with the CJK punctuation inside it), and a run of Latin words (two letters or more each).
 _HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff5e·]*")
-_LATIN_RUN = re.compile(r"[A-Za-z]{2,}(?:[ \-’'][A-Za-z]{2,})*")
+_LATIN_RUN = re.compile(r"\b[A-Za-z]{2,}(?:[ \-’'][A-Za-z]{2,})*\b(?!-?\d)")  # not an id such as BCR-001
 
 
 def md_escape(text) -> str:

@@ -136,7 +136,7 @@ class Teller:
             parts.append(say(N_("holds a wild card")))
         elif info.get("wild") is False and "wild" in info:
             parts.append(say(N_("no wild card")))
-        return self.p.nouns(parts)
+        return self.p.nouns(parts, "list")
 
     def seats(self, c: Case) -> list[list[dict]]:
         say, x, inp = self.p.say, c.expect, c.input
@@ -159,10 +159,10 @@ class Teller:
                 extra.append(say(N_("stake %(n)s"), n=inp["stakes"][seat]))
             if seat in inp.get("coins", {}):
                 extra.append(say(N_("%(n)s coins"), n=inp["coins"][seat]))
-            if seat in x.get("hands", {}):
-                extra.append(self.hand_result(x["hands"][seat]))
             if extra:
-                line.append(text(self.p.nouns(extra)))
+                line.append(text(self.p.nouns(extra, "list")))
+            if seat in x.get("hands", {}):
+                line.append(text(say(N_("→ %(x)s"), x=self.hand_result(x["hands"][seat]))))
             lines.append(line)
         for name in self.game.formulas:
             if name in x:
@@ -180,10 +180,15 @@ class Teller:
             lines.append([text(say(N_("Payments: %(x)s."), x=self.p.clauses(paid, N_("%(first)s, then %(last)s"))
                                    if paid else say(N_("none"))))])
         if isinstance(x.get("net"), dict):
-            lines.append([text(say(N_("Net: %(x)s."), x=self.amounts(
-                {k: (f"+{v}" if not str(v).startswith("-") and str(v) != "0" else str(v).replace("-", "−"))
-                 for k, v in x["net"].items()}, names)))])
+            net = [say(N_("%(who)s: %(amount)s"), who=names.get(k, k), amount=signed(v)) for k, v in x["net"].items()]
+            lines.append([text(say(N_("Net: %(x)s."), x=self.p.nouns(net, "list")))])
         return lines
+
+
+def signed(value) -> str:
+    """A net amount with its sign: +200, −200, 0."""
+    v = str(value)
+    return v.replace("-", "−") if v.startswith("-") else (v if v in ("0", "0.0") else f"+{v}")
 
 
 def spaced(line: list[dict]) -> list[dict]:

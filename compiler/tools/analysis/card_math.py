@@ -167,5 +167,11 @@ def signed_points(x: Fraction) -> str:
 def edge_chart_svg(view: dict, lang: str = "en") -> str:
     """An inline SVG chart of each bet's house edge (%) against the deck count (`edge_chart`)."""
     _ = i18n.translations(lang).gettext
+    def join(names: list[str]) -> str:
+        out = names[0]
+        for name in names[1:]:
+            out = _("%(first)s, %(item)s") % {"first": out, "item": name}
+        return out
+
     return chart_from_rows(view.get(_(EDGE_TABLE)) or [], _("bet"), DECK_TABLE, _(EDGE_TABLE),
-                           _("Decks in the shoe"), _("House edge (%)"))
+                           _("Decks in the shoe"), _("House edge (%)"), join)

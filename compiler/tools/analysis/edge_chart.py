@@ -62,8 +62,8 @@ def _marker(kind: str, x: float, y: float, color: str) -> str:
             f'stroke="{color}" stroke-width="2.2"/>')
 
 
-def panels(series: list[tuple[str, list[Fraction]]]) -> list[list[tuple[str, list[Fraction]]]]:
-    """Series merged where their figures are equal, then grouped by magnitude into panels."""
+def panels(series: list[tuple[str, list[Fraction]]], join=", ".join) -> list[list[tuple[str, list[Fraction]]]]:
+    """Series merged where their figures are equal (named by `join` of their names), then grouped by magnitude."""
     merged: list[tuple[list[str], list[Fraction]]] = []
     for name, values in series:
         same = next((m for m in merged if m[1] == values), None)
@@ -78,13 +78,13 @@ def panels(series: list[tuple[str, list[Fraction]]]) -> list[list[tuple[str, lis
         mean = sum(values) / len(values)
         if last is None or (last > 0 and mean / last > SPLIT):
             out.append([])
-        out[-1].append((", ".join(names), values))
+        out[-1].append((join(names), values))
         last = mean
     return out
 
 
 def edge_chart(series: list[tuple[str, list[Fraction]]], decks: tuple[int, ...], title: str, x_title: str,
-               y_title: str) -> str:
+               y_title: str, join=", ".join) -> str:
     """The chart: one SVG panel per magnitude group, each with axes, axis titles and a legend (the panels sit side
     by side where there is room and one above the other on a phone)."""
     svgs: list[str] = []
@@ -95,7 +95,7 @@ def edge_chart(series: list[tuple[str, list[Fraction]]], decks: tuple[int, ...],
     def x_at(d: int) -> float:
         return LEFT + plot_w * (d - lo_d) / max(1, hi_d - lo_d)
 
-    for group in panels(series):
+    for group in panels(series, join):
         parts: list[str] = []
         y0 = 0.0
         low = min(min(v) for _n, v in group)
@@ -145,10 +145,10 @@ def edge_chart(series: list[tuple[str, list[Fraction]]], decks: tuple[int, ...],
 
 
 def chart_from_rows(rows: list[dict], bet_key: str, decks: tuple[int, ...], title: str, x_title: str,
-                    y_title: str) -> str:
+                    y_title: str, join=", ".join) -> str:
     """The chart of a deck-count table (rows: {bet column: name, deck column: "1.0117 %", …}, columns in the
-    order of `decks`)."""
+    order of `decks`); `join` names a series that stands for several bets."""
     if not rows:
         return ""
     series = [(str(r[bet_key]), [_value(v) for k, v in r.items() if k != bet_key]) for r in rows]
-    return edge_chart(series, decks, title, x_title, y_title)
+    return edge_chart(series, decks, title, x_title, y_title, join)
