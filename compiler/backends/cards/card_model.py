@@ -121,7 +121,7 @@ def describe_game(game: Game, lang: str) -> str:
                      bets=s.p.nouns([s.bet(d.name) for d in changed])) if changed else \
             s.say(N_("A variant of %(base)s."), base=g.base.labels.get(lang, g.base.name))
         if added:
-            text += " " + s.say(N_("Added bets: %(bets)s."), bets=s.p.nouns([s.bet(d.name) for d in added]))
+            text = s.p.sentences([text, s.say(N_("Added bets: %(bets)s."), bets=s.p.nouns([s.bet(d.name) for d in added]))])
         return text
     if g.is_dealt_round and g.shoe is not None:
         return s.p.ngettext("%(hands)s, dealt from %(n)s deck; bets on %(bets)s.",
@@ -259,8 +259,8 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
         view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang),
-                                "before": _bet_terms(s, g.base, d.name) if d.kind == "bet" else [],
-                                "after": _bet_terms(s, g, d.name) if d.kind == "bet" else []}
+                                "before": s.p.sentences(_bet_terms(s, g.base, d.name)) if d.kind == "bet" else "",
+                                "after": s.p.sentences(_bet_terms(s, g, d.name)) if d.kind == "bet" else ""}
                                for d in g.differences]
     samples = example_hands(g, engine)
     for t in g.types:
