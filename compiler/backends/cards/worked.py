@@ -66,7 +66,7 @@ class Teller:
         g, x, say = self.game, c.expect, self.p.say
         lines: list[list[dict]] = []
         if "cards" in c.input:
-            lines.append([text(say(N_("Cards in dealing order:"))), self.chips(c.input["cards"])])
+            lines.append([text(say(N_("Cards in dealing order:"))), *self.dealt_cards(c)])
         if c.input.get("bets"):
             lines.append([text(say(N_("Stakes: %(x)s."), x=self.amounts(c.input["bets"], self.bet_names())))])
         for hand in g.hands:
@@ -96,6 +96,20 @@ class Teller:
             lines.append([text(self.p.sentences(said))])
         return lines
 
+    def dealt_cards(self, c: Case) -> list[dict]:
+        """The case's cards in dealing order; those the round leaves over (after the `cards_used` the case
+        expects) shown as not used, and counted in words."""
+        cards = c.input["cards"]
+        used = c.expect.get("cards_used")
+        if not isinstance(used, int) or used >= len(cards):
+            return [self.chips(cards)]
+        rest = self.chips(cards[used:])
+        for chip in rest["cards"]:
+            chip["unused"] = True
+        n = len(cards) - used
+        return [self.chips(cards[:used]), rest,
+                text(self.p.ngettext("(the last card is not used)", "(the last %(n)s cards are not used)", n))]
+
     def dealt_row(self, c: Case) -> dict:
         """A dealt round as one row of the examples table: cards, each hand, the result, stakes and returns."""
         g, x, say = self.game, c.expect, self.p.say
@@ -119,7 +133,7 @@ class Teller:
         names = self.bet_names()
         money = self.p.nouns([say(N_("%(bet)s %(stake)s → %(back)s"), bet=names.get(b, b), stake=v,
                                   back=back.get(b, "?")) for b, v in bets.items()], "list")
-        return {"cards": self.chips(c.input["cards"]) if isinstance(c.input.get("cards"), list) else None,
+        return {"cards": spaced(self.dealt_cards(c)) if isinstance(c.input.get("cards"), list) else None,
                 "hands": hands, "result": result, "money": money}
 
     # ---- a seat game ---------------------------------------------------------------------------------------
