@@ -140,10 +140,7 @@ __all__ = [
 
 GAME = 'baccarat'
 TITLE = 'Baccarat'
-# which rules: version and effective date as the spec states them; a digest of the spec texts
-RULES_VERSION = '1.0'
-RULES_EFFECTIVE = '2026-12-01'
-RULES_FINGERPRINT = 'a48abae76d9be54c'
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'a48abae76d9be54c'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

@@ -143,10 +143,7 @@ __all__ = [
 
 GAME = 'baccarat_commission'
 TITLE = 'Baccarat (5% commission)'
-# which rules: version and effective date as the spec states them; a digest of the spec texts
-RULES_VERSION = '1.0'
-RULES_EFFECTIVE = '2026-12-01'
-RULES_FINGERPRINT = '78e73186798b3e89'
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '78e73186798b3e89'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

@@ -144,10 +144,7 @@ __all__ = [
 
 GAME = 'baccarat_no_commission'
 TITLE = 'No-commission baccarat'
-# which rules: version and effective date as the spec states them; a digest of the spec texts
-RULES_VERSION = '1.0'
-RULES_EFFECTIVE = '2026-12-01'
-RULES_FINGERPRINT = '86f4934e96b26246'
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '86f4934e96b26246'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

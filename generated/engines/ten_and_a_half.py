@@ -106,10 +106,7 @@ __all__ = [
 
 GAME = 'ten_and_a_half'
 TITLE = 'Ten and a half'
-# which rules: version and effective date as the spec states them; a digest of the spec texts
-RULES_VERSION = '1.0'
-RULES_EFFECTIVE = '2026-12-01'
-RULES_FINGERPRINT = '6c1d68faa085ad25'
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '6c1d68faa085ad25'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of standard52 [004]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
