@@ -63,11 +63,23 @@ def test_chart_is_deterministic_well_formed_and_escaped():
     view = math_view(game("baccarat_commission"))
     svg = edge_chart_svg(view)
     assert svg == edge_chart_svg(math_view(game("baccarat_commission")))
-    root = ET.fromstring(svg)
-    assert root.tag.endswith("svg")
-    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == len(view["Bets"])
+    root = ET.fromstring(f"<panels>{svg}</panels>")
+    panels = list(root)
+    assert panels and all(p.tag.endswith("svg") for p in panels)
+    ns = "{http://www.w3.org/2000/svg}"
+    distinct = {tuple(v for k, v in row.items() if k != "bet") for row in view[EDGE_TABLE]}
+    lines = [line for p in panels for line in p.iter(f"{ns}polyline")]
+    assert len(lines) == len(distinct)  # bets with equal figures are one series, named after all of them
+    assert len({line.get("stroke") for line in lines}) == len(lines)  # each series its own colour
+    for p in panels:  # readable: 12-unit text, both axes titled, the deck counts at their numeric distances
+        assert int(p.get("font-size")) >= 12 and int(p.get("width")) <= 330
+        assert len([t for t in p.iter(f"{ns}text") if t.get("class") == "axis-title"]) == 2
+        ticks = {t.text: float(t.get("x")) for t in p.iter(f"{ns}text") if t.get("text-anchor") == "middle"
+                 and t.get("class") is None}
+        xs = [ticks[str(d)] for d in (1, 2, 4, 6, 8)]
+        assert abs((xs[2] - xs[1]) - 2 * (xs[1] - xs[0])) < 0.5 and abs((xs[4] - xs[3]) - (xs[3] - xs[2])) < 0.5
     nasty = {EDGE_TABLE: [{"bet": '<script>"x"&</script>', "1 deck": "1.5 %", "8 decks": "1.0 %"}]}
     text = edge_chart_svg(nasty)
     assert "<script>" not in text and "&lt;script&gt;" in text
-    ET.fromstring(text)
+    ET.fromstring(f"<panels>{text}</panels>")
     assert edge_chart_svg({}) == ""

@@ -1,20 +1,28 @@
 """Rule cards in a real browser: Debian's Chromium, headless, driven through Playwright.
 
-Every card of a fresh build is opened from a file:// URL; the test fails on a
-console error or page error, a missing grid or flow diagram, or a grid cell
-whose computed colour is not the one the engine's decision calls for. Phone
-width and print media are checked too. In CI (CI=true) a missing Chromium or
-Playwright is a failure, never a skip; Playwright's own browsers are not used.
+Every card and index page of a fresh build is opened from a file:// URL; the test fails on a
+console error or page error, a missing grid or flow diagram, or a grid cell whose computed
+colour is not the one the engine's decision calls for. At 360 and 390 CSS px nothing scrolls
+sideways (for every element, scrollWidth ≤ clientWidth + 1) and no visible text, in SVG or
+not, renders below 12 CSS px. The visible text of a Chinese card has no Latin word but card
+codes, citation and case ids and an allow-list; text in another language than the page
+carries `lang`. Each draw cell's visible mark, and each grid header, agree with the grid as
+the spec's own text writes it. Printed to A4 PDF, a baccarat card takes at most 4 pages and
+no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdf is a
+failure, never a skip; Playwright's own browsers are not used.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
-from test_cards import LANGS, build_cards, engine_key  # the sibling test module's one build
+from test_card_words import ALLOW, HAN, ID, LATIN_WORD, NOT_PROSE
+from test_cards import LANGS, build_cards, engine_key
 
 from croupier.backends.cards.render import DRAW_RGB, STAND_RGB
 from croupier.driver import pipeline
@@ -23,19 +31,70 @@ CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+PHONES = (360, 390)
+PRINT_PAGES = 4
 
 CELLS_JS = """() => Array.from(document.querySelectorAll('table.grid td')).map(td => [
     td.closest('table').dataset.table, td.dataset.key, td.dataset.action,
     getComputedStyle(td).backgroundColor])"""
 
+# Elements wider inside than their box, and text (SVG or not) drawn below 12 CSS px.
+FIT_JS = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('*')) {
+    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+      bad.push(['wider than its box', el.tagName, String(el.className.baseVal ?? el.className), el.scrollWidth,
+                el.clientWidth]);
+  }
+  for (const t of document.querySelectorAll('svg text')) {
+    if (!t.checkVisibility()) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
+    if (px < 12) bad.push(['svg text', px, t.textContent.slice(0, 40)]);
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || el.closest('svg') || !el.checkVisibility()) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 12) bad.push(['text', px, n.textContent.slice(0, 40)]);
+  }
+  return bad;
+}"""
+
+# Visible prose (not citation or case ids, fingerprints, card chips, text marked not to translate, links to other
+# languages), each piece with the language in force where it stands.
+TEXT_JS = """(skip) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el.checkVisibility()) continue;
+    if (skip.some(c => el.closest('.' + c)) || el.closest('[translate="no"]') || el.closest('[hreflang]')) continue;
+    out.push([n.textContent, el.closest('[lang]').getAttribute('lang')]);
+  }
+  return out;
+}"""
+
+GRID_JS = """(ident) => {
+  const t = document.querySelector(`table.grid[data-table="${ident}"]`);
+  const head = Array.from(t.querySelectorAll('thead th')).slice(1).map(th => th.innerText.trim());
+  const rows = Array.from(t.querySelectorAll('tbody tr')).map(tr => [tr.querySelector('th').innerText.trim(),
+      Array.from(tr.querySelectorAll('td')).map(td => td.innerText.trim())]);
+  const legend = [document.querySelector('.legend .cell.draw').innerText.trim(),
+                  document.querySelector('.legend .cell.stand').innerText.trim()];
+  return {head, rows, legend};
+}"""
+
 
 def _missing() -> str:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright Python package is not installed (pip install playwright)"
+    for module in ("playwright.sync_api", "pypdf"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"the {module.split('.')[0]} Python package is not installed (pip install -e '.[dev]')"
     return ""
 
 
@@ -56,11 +115,15 @@ def browser():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """A temporary build of every card and the index."""
+    """A temporary build of every card and the index pages."""
     out = tmp_path_factory.mktemp("generated")
     results, _ = build_cards()
     pipeline.write_artefacts(results, out)
     return out / "cards"
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.glob("*.html"))
 
 
 def open_page(browser, url: str, width: int = 1000):
@@ -85,7 +148,7 @@ def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(bro
             assert page.locator("svg.flow-svg g.step").count() >= 3
             assert page.locator("svg.flow-svg").bounding_box()["height"] > 100
             assert page.locator("table.grid").count() == len(r.game.draws)
-            assert page.locator("table").count() >= 2  # at least the values and bets or hand types
+            assert page.locator("table").count() >= 2  # at least the values and a grid, the limits or hand types
             for ident, key, action, bg in page.evaluate(CELLS_JS):
                 expected = "draw" if getattr(engine, ident)[engine_key(key)] else "stand"
                 assert action == expected, (r.game.name, ident, key)
@@ -97,26 +160,94 @@ def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(bro
     assert cells_seen == sum(len(t.cells) for r in results for t in r.game.draws) * len(LANGS)
 
 
-def test_index_links_open_every_card(browser, site):
-    page, errors = open_page(browser, (site / "index.html").as_uri())
-    assert errors == []
-    hrefs = page.evaluate("() => Array.from(document.querySelectorAll('td a[hreflang]')).map(a => a.href)")
+def spec_grid(game, t) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """A draw table's grid as the spec file writes it: (header, [(row key, [D/S …])])."""
+    lines = Path(t.span.file).read_text(encoding="utf-8").splitlines()[t.span.line:]
+    rows = []
+    for line in lines:
+        if not line.strip().startswith("|"):
+            break
+        rows.append([part.split() for part in line.strip().strip("|").split("|")])
+    if not t.cols:  # one key: the header row, then the marks
+        return rows[0][0], [("", rows[1][0])]
+    return rows[0][1], [(" ".join(r[0]), r[1]) for r in rows[1:]]
+
+
+def test_every_draw_cell_and_header_shows_what_the_spec_text_says(browser, site, monkeypatch):
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT)  # spans name spec files relative to the project
     results, _ = build_cards()
-    assert len(hrefs) == len(results) * len(LANGS)
-    for href in hrefs:
-        assert Path(href.removeprefix("file://")).is_file(), href
-    page.close()
+    checked = 0
+    for r in results:
+        for lang in LANGS:
+            page, _ = open_page(browser, (site / f"{r.game.name}.{lang}.html").as_uri())
+            for t in r.game.draws:
+                header, rows = spec_grid(r.game, t)
+                shown = page.evaluate(GRID_JS, t.ident)
+                mark = {"D": shown["legend"][0], "S": shown["legend"][1]}
+                assert shown["head"] == header, (r.game.name, lang, t.ident)
+                assert len(shown["rows"]) == len(rows)
+                for (key, marks), (shown_key, cells) in zip(rows, shown["rows"]):
+                    if t.cols:
+                        assert shown_key == key
+                    assert cells == [mark[m] for m in marks], (r.game.name, lang, t.ident, key)
+                    checked += len(cells)
+            page.close()
+    assert checked == sum(len(t.cells) for r in results for t in r.game.draws) * len(LANGS)
+
+
+def test_index_pages_open_every_card(browser, site):
+    results, _ = build_cards()
+    for lang in LANGS:
+        page, errors = open_page(browser, (site / f"index.{lang}.html").as_uri())
+        assert errors == []
+        assert page.evaluate("() => document.documentElement.lang") == lang
+        hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.game a[hreflang]')).map(a => a.href)")
+        assert len(hrefs) == len(results) * len(LANGS)
+        for href in hrefs:
+            assert Path(href.removeprefix("file://")).is_file(), href
+        assert page.locator(".game p").count() >= len(results)  # a description of each game
+        page.close()
+
+
+@pytest.mark.parametrize("width", PHONES)
+def test_every_page_fits_a_phone_with_readable_text(browser, site, width):
+    for path in pages(site):
+        page, errors = open_page(browser, path.as_uri(), width=width)
+        assert errors == []
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        bad = page.evaluate(FIT_JS)
+        assert bad == [], (path.name, width, bad[:5])
+        page.close()
+
+
+def test_visible_text_is_complete_and_marked_with_its_language(browser, site):
+    for path in pages(site):
+        page, _ = open_page(browser, path.as_uri())
+        lang = page.evaluate("() => document.documentElement.lang")
+        for text, in_force in page.evaluate(TEXT_JS, sorted(NOT_PROSE)):
+            if lang.startswith("zh"):
+                words = [w for w in LATIN_WORD.findall(ID.sub("", text)) if w not in ALLOW]
+                assert not words, (path.name, words, text)
+            elif HAN.search(text):
+                assert in_force.startswith("zh"), (path.name, text)
+        page.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_cards_fit_a_phone_and_print_without_the_navigation(browser, site, lang):
-    results, _ = build_cards()
-    for r in results:
-        page, errors = open_page(browser, (site / f"{r.game.name}.{lang}.html").as_uri(), width=375)
-        assert errors == []
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
-        font = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
-        assert font >= 14
-        page.emulate_media(media="print")
-        assert page.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
-        page.close()
+def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(browser, site, lang):
+    from pypdf import PdfReader
+
+    page, _ = open_page(browser, (site / f"baccarat.{lang}.html").as_uri())
+    headings = {h.strip() for h in page.evaluate(
+        "() => Array.from(document.querySelectorAll('h2, h3, h4')).map(h => h.innerText)")}
+    pdf = PdfReader(io.BytesIO(page.pdf(format="A4", print_background=True)))
+    assert len(pdf.pages) <= PRINT_PAGES, f"baccarat.{lang} prints on {len(pdf.pages)} A4 pages"
+    for number, p in enumerate(pdf.pages[:-1], 1):
+        lines = [line.strip() for line in p.extract_text().splitlines() if line.strip()]
+        last = re.sub(r"^\d+\s*", "", lines[-1])  # a section number drawn before its heading
+        assert last not in headings, f"page {number} of baccarat.{lang} ends on the heading {last!r}"
+    page.emulate_media(media="print")
+    assert page.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
+    page.close()

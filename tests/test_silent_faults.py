@@ -128,7 +128,8 @@ def test_explain_and_card_read_the_declared_stake(tmp_path, capsys, monkeypatch)
     assert "base bet (table_unit): 100" in out  # 1500 / 15 with two players
     game, _ = load(path)
     card = render_markdown(game, "en", [], card_mathematics(game, "en"))
-    assert "Base bet: `table_unit`" in card
+    label = game.formulas["table_unit"].label("en")  # the card names the declared stake by its label, in words
+    assert f"Each player stakes the {label} against the banker." in card
     assert f"the banker's edge is {pct(BANKER_EDGE)} of the base bet" in card
 
 

@@ -45,9 +45,9 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
-        from croupier.backends.cards.index import render_index
+        from croupier.backends.cards.index import render_indexes
 
-        results[-1].artefacts["cards/index.html"] = render_index([r.game for r in results], languages_of(project))
+        results[-1].artefacts.update(render_indexes([r.game for r in results], languages_of(project)))
     sources = {name: text for r in results for name, text in r.sources.items()}
     return results, sources
 

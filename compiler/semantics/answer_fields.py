@@ -20,7 +20,8 @@ ANSWER_KEYS: frozenset[str] = frozenset({
     "round", "cards", "bets", "room", "squeeze", "cut_card", "last", "valid", "void",  # a table round (table_ops.py)
     "type", "points", "substitution", "wild",  # a seat game's hand (runtime/seat_hands.py)
     "hands", "order", "results", "transfers", "net", "label",  # a seat game's table (runtime/seat_table.py)
-    "steps",  # `play --json` explains a round (tools/explain.py); the log adds round, cards, bets, room (replay.py)
+    "steps", "rules",  # `play --json` explains a round and names its rules (tools/explain.py); the log adds
+    # round, cards, bets, room (replay.py)
 })
 # Suffixes added to a spec name to make a key (`out[hand + "_total"]`).
 ANSWER_SUFFIXES: tuple[str, ...] = ("_total",)

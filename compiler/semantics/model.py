@@ -8,6 +8,7 @@ reads them in its own way. No back end writes into the model.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -52,11 +53,15 @@ class Item:
 
 @dataclass
 class Source:
-    """A source document the rules cite."""
+    """A source document the rules cite: its id, its title in English (`description`) and by language."""
 
     ident: str
     description: str
     span: Span
+    labels: Labels = field(default_factory=Labels)
+
+    def title(self, lang: str) -> str:
+        return self.labels.get(lang, self.description)
 
 
 @dataclass
@@ -402,6 +407,22 @@ class Game:
     void_cite: str | None = None
     differences: list[Difference] = field(default_factory=list)
     source_text: str = ""
+    version: str | None = None  # `version "…"`: the rules' version, as the operator numbers it
+    effective: str | None = None  # `effective YYYY-MM-DD`: the day the rules take effect
+    version_cite: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """A digest of the spec texts these rules come from, this spec's and its bases' (SHA-256, 16 hex
+        digits): the card, the engine and `play --json` all carry it, so a round names the exact rules."""
+        h = hashlib.sha256()
+        g: Game | None = self
+        while g is not None:
+            data = g.source_text.encode("utf-8")
+            h.update(f"{g.name}\n{len(data)}\n".encode())
+            h.update(data)
+            g = g.base
+        return h.hexdigest()[:16]
 
     @property
     def is_dealt_round(self) -> bool:

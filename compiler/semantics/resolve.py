@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic
@@ -38,7 +39,36 @@ MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
 
 
 def source(cx: Context, stmt: ast.SourceStmt) -> None:
-    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span))
+    if not stmt.labels:
+        cx.err("E0108", f"source `{stmt.ident}` has no title", stmt.span, 'add its title: source "000" "Title"')
+    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span, cx.labels(stmt.labels)))
+
+
+def _once(cx: Context, stmt: ast.Stmt, key: str) -> bool:
+    """A statement a spec states once; not a rule, so a variant states its own without `override`."""
+    if key in cx.seen:
+        cx.err("E0103", f"a second `{key}` statement", stmt.span, "keep one")
+        return False
+    cx.seen.add(key)
+    return True
+
+
+def version(cx: Context, stmt: ast.VersionStmt) -> None:
+    if _once(cx, stmt, "version"):
+        cx.game.version, cx.game.version_cite = stmt.text, stmt.cite
+        if not stmt.text.strip():
+            cx.err("E0160", "the version is empty", stmt.span, 'write it like: version "2025.1"')
+
+
+def effective(cx: Context, stmt: ast.EffectiveStmt) -> None:
+    if _once(cx, stmt, "effective"):
+        try:
+            date.fromisoformat(stmt.date)
+        except ValueError:
+            cx.err("E0160", f"`{stmt.date}` is not a day of the calendar", stmt.span,
+                   "write the date as YYYY-MM-DD, like 2025-01-31")
+            return
+        cx.game.effective = stmt.date
 
 
 def assumption(cx: Context, stmt: ast.AssumeStmt) -> None:
@@ -53,6 +83,8 @@ def assumption(cx: Context, stmt: ast.AssumeStmt) -> None:
 STATEMENTS: Handlers = {
     ast.SourceStmt: source,
     ast.AssumeStmt: assumption,
+    ast.VersionStmt: version,
+    ast.EffectiveStmt: effective,
     **resolve_cards.STATEMENTS,
     **resolve_round.STATEMENTS,
     **resolve_bets.STATEMENTS,
@@ -135,6 +167,7 @@ class Resolver(Context):
             game = copy.deepcopy(base, {id(base.base): base.base} if base.base is not None else {})
             game.base = base
             game.differences = []
+            game.version = game.effective = game.version_cite = None  # a variant states its own
             game.name, game.labels, game.path, game.span = head.name, self.labels(head.labels), self.spec.path, head.span
             self.variant = True
             self.base_names = self.names_of(base)

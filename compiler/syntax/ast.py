@@ -68,11 +68,28 @@ class GameStmt(Named):
 
 @dataclass
 class SourceStmt(Stmt):
-    """`source "000" "description"`."""
+    """`source "000" "description" zh-Hant "…"`: a source's id and its title, by language."""
 
     ident: str = ""
     description: str = ""
+    labels: list[Label] = field(default_factory=list)
     kind = "source"
+
+
+@dataclass
+class VersionStmt(Stmt):
+    """`version "2025.1"`: the version of these rules, as their operator numbers it."""
+
+    text: str = ""
+    kind = "version"
+
+
+@dataclass
+class EffectiveStmt(Stmt):
+    """`effective 2025-01-31`: the day these rules take effect (ISO 8601, as written)."""
+
+    date: str = ""
+    kind = "effective date"
 
 
 @dataclass

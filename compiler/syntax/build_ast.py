@@ -107,9 +107,19 @@ class BuildAst(Transformer):
         return stmt
 
     def source(self, meta, children):
-        strings = self._tokens(children, "STRING")
-        return ast.SourceStmt(self.span(meta), ident=self._string(strings[0]),
-                              description=self._string(strings[1]), cite=self._cite(children))
+        ident = self._tokens(children, "STRING")[0]
+        labels = self._labels(children)
+        english = next((lab.text for lab in labels if lab.lang in (None, "en")), labels[0].text if labels else "")
+        return ast.SourceStmt(self.span(meta), ident=self._string(ident), description=english, labels=labels,
+                              cite=self._cite(children))
+
+    def version(self, meta, children):
+        return ast.VersionStmt(self.span(meta), text=self._string(self._tokens(children, "STRING")[0]),
+                               cite=self._cite(children))
+
+    def effective(self, meta, children):
+        return ast.EffectiveStmt(self.span(meta), date=str(self._tokens(children, "DATE")[0]),
+                                 cite=self._cite(children))
 
     def assume(self, meta, children):
         name = self._tokens(children, "NAME")[0]
@@ -380,7 +390,7 @@ class BuildAst(Transformer):
     def let(self, meta, children):
         name = self._tokens(children, "NAME")[0]
         return ast.LetStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
-                           expr=self._exprs(children)[0], cite=self._cite(children))
+                           labels=self._labels(children), expr=self._exprs(children)[0], cite=self._cite(children))
 
     def settle_let(self, meta, children):
         name = self._tokens(children, "NAME")[0]

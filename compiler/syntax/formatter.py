@@ -139,7 +139,7 @@ def _kinds(*names: str) -> dict[str, Callable[[Tree, str, int], list[Line]]]:
 
 # every statement of the grammar and how it is laid out
 LAYOUTS: dict[str, Callable[[Tree, str, int], list[Line]]] = {
-    **_kinds("game", "source", "deck", "suit", "shoe", "joker", "value", "card_class", "wild", "total", "card_order",
+    **_kinds("game", "version", "effective", "source", "deck", "suit", "shoe", "joker", "value", "card_class", "wild", "total", "card_order",
              "suit_order", "hand", "deal", "event", "stand", "draw", "outcome", "bet", "hand_type", "tiebreak",
              "seats", "hand_size", "let", "settle", "policy", "room", "squeeze", "valid_bet", "valid_pushed",
              "cut_card", "burn", "last_round", "void"),

@@ -106,6 +106,7 @@ TERMINAL_WORDS = {
     "NAME": "a name",
     "INT": "a whole number",
     "NUMBER": "a number",
+    "DATE": "a date like 2025-01-31",
     "STRING": 'a quoted text like "Label"',
     "LANG": "a language tag like zh-Hant",
     "CITE": "a source citation like [000 §15]",

@@ -1,8 +1,28 @@
-"""Explain a round, a hand or a table step by step, for a person settling a dispute."""
+"""Explain a round, a hand or a table step by step, for a person settling a dispute.
+
+Every answer names the rules it was settled under (`rules`: the game, the spec's
+`version` and `effective` date, and the fingerprint of the spec texts), as the
+rule card does, so that a disputed round points at one card.
+"""
 
 from __future__ import annotations
 
 from croupier.semantics.model import Game
+
+
+def with_rules(out: dict, engine) -> dict:
+    """The answer, with the rules its engine was built from (`rules`)."""
+    out["rules"] = {"game": engine.GAME, "version": getattr(engine, "RULES_VERSION", None),
+                    "effective": getattr(engine, "RULES_EFFECTIVE", None),
+                    "fingerprint": getattr(engine, "RULES_FINGERPRINT", None)}
+    return out
+
+
+def rules_line(engine) -> str:
+    """The rules an answer was settled under, in one line of text."""
+    rules = with_rules({}, engine)["rules"]
+    return (f"rules: {rules['game']} version {rules['version'] or '(none stated)'}, effective "
+            f"{rules['effective'] or '(no date stated)'}, fingerprint {rules['fingerprint']}")
 
 
 def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) -> tuple[dict, str]:
@@ -37,7 +57,8 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
     lines.append(f"    cards used: {record['cards_used']}")
     for name, value in returns.items():
         lines.append(f"    bet {name} {bets[name]} returns {value}")
-    return record, "\n".join(lines)
+    lines.append(f"    {rules_line(engine)}")
+    return with_rules(record, engine), "\n".join(lines)
 
 
 def explain_hand(game: Game, engine, hand: str) -> tuple[dict, str]:
@@ -49,7 +70,8 @@ def explain_hand(game: Game, engine, hand: str) -> tuple[dict, str]:
         text.append(f"wild substitution: {subs}")
     elif data.get("wild"):
         text.append("holds a wild card")
-    return data, "\n".join(text)
+    text.append(rules_line(engine))
+    return with_rules(data, engine), "\n".join(text)
 
 
 def explain_table(game: Game, engine, table: dict) -> tuple[dict, str]:
@@ -70,4 +92,5 @@ def explain_table(game: Game, engine, table: dict) -> tuple[dict, str]:
     for t in data["transfers"]:
         lines.append(f"{t['from']} pays {t['to']} {t['amount']}")
     lines.append("net: " + ", ".join(f"{k} {v:+}" if isinstance(v, int) else f"{k} {v}" for k, v in data["net"].items()))
-    return data, "\n".join(lines)
+    lines.append(rules_line(engine))
+    return with_rules(data, engine), "\n".join(lines)

@@ -1,76 +1,71 @@
-"""The view of a game that rule-card templates render: plain data, one language.
+"""The view of a game that rule-card templates render: plain data, one language, every rule in words.
 
-Everything a card shows is derived here from the resolved model (the reference
-cases marked as examples, the generated engine for example hands and payout
-arithmetic); the mathematics section comes in as data, from the analysis tool
-that the driver runs (`math`: its view and chart, or None). Templates only lay
-it out and translate the fixed prose. Spec text stays plain strings: the HTML
-template escapes it, the Markdown template passes it through the `md` filter.
+Everything a card shows is derived here from the resolved model: each rule as a sentence in
+the card's language (`sentences`, `words`: catalog messages, never code), with the rule as the
+spec writes it and its file:line kept apart (`spec`) for the designer's collapsed detail; the
+worked examples told in words (`worked`) and indexed by situation (`situations`), the glossary
+(`glossary`), the table rules (rooms and limits, squeeze, valid bets, the shoe procedure, void
+rounds) and the provenance (version, effective date, fingerprint of the spec texts). The
+mathematics section comes in as data from the analysis tool that the driver runs (`math`).
+Templates only lay it out. Spec text stays plain strings: the HTML template escapes it (and
+marks text in another script than the page's with `lang`), the Markdown one passes it through
+the `md` filter.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 from types import ModuleType
 
-from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands, worked_examples
+from babel.dates import format_date
+from babel.numbers import format_decimal
+
+from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands
+from croupier.backends.cards.glossary import glossary
+from croupier.backends.cards.sentences import Sentences
+from croupier.backends.cards.situations import lookup
 from croupier.backends.cards.svg import flow_layout
+from croupier.backends.cards.words import N_
+from croupier.backends.cards.worked import worked_examples
+from croupier.diagnostics import Span
 from croupier.semantics.cases import Case
 from croupier.semantics.expr import expr_text
-from croupier.semantics.model import DrawTable, Game, Payout
+from croupier.semantics.model import DrawTable, Game
 from croupier.syntax.printer import number_text
 
 EXAMPLE_STAKE = 100
 
 
-def _returns(p: Payout, stake: int, engine: ModuleType | None) -> str:
-    """What a winning stake returns, stake included: by the engine's own arithmetic when it has it."""
-    to_one = p.gross_multiple() - 1
-    if engine is not None and hasattr(engine, "pays_to"):
-        value = engine.pays_to(Fraction(stake), to_one, p.commission, p.unit, p.rounding)
-        return number_text(Fraction(value))
-    win = stake * to_one
-    return number_text(stake + win - win * (p.commission or 0))
+def spec_ref(code: str, span: Span | None, cite: str | None = None) -> dict:
+    """A rule as the spec writes it, and where: for the designer's detail, never the player's text."""
+    where = f"{span.file}:{span.line}" if span is not None else ""
+    return {"code": code + (f" [{cite}]" if cite else ""), "where": where}
 
 
-def payout_view(p: Payout, engine: ModuleType | None = None) -> dict:
-    """A payout in both conventions (per 1 staked, stake included; and odds to one) and as a formula."""
-    gross = p.gross_multiple()
-    to_one = gross - 1
-    net = to_one * (1 - p.commission) if p.commission else to_one
-    commission = number_text(p.commission * 100) + "%" if p.commission else ""
-    if p.commission:
-        cut = f"stake × {number_text(to_one)} × {commission}"
-        if p.rounding and p.unit:
-            cut = f"round_{p.rounding}({cut}, {number_text(p.unit)})"
-        formula = f"returns = stake + stake × {number_text(to_one)} − {cut}"
-    elif p.style == "including":
-        formula = f"returns = stake × {number_text(gross)}"
-    else:
-        formula = f"returns = stake + stake × {number_text(to_one)}"
-    return {
-        "including": number_text(1 + net),
-        "to_one": number_text(to_one),
-        "style": p.style,
-        "commission": commission,
-        "rounding": p.rounding or "",
-        "unit": number_text(p.unit) if p.unit else "",
-        "formula": formula,
-        "stake": EXAMPLE_STAKE,
-        "returns": _returns(p, EXAMPLE_STAKE, engine),
-    }
+def rule(text: str, cite: str | None, code: str = "", span: Span | None = None) -> dict:
+    return {"text": text, "cite": cite or "", "spec": spec_ref(code, span) if code else None}
 
 
-def value_groups(game: Game) -> list[dict]:
-    """Ranks grouped by value, in the order the spec lists them."""
+def value_groups(game: Game, s: Sentences) -> list[dict]:
+    """Ranks grouped by value, in the order the spec lists them; a run of number cards worth their number is
+    one group ("2–9: the number on the card")."""
     groups: dict[Fraction, list[str]] = {}
+    pips: list[str] = []
     for rank, value in game.values.items():
-        groups.setdefault(value, []).append(rank)
-    return [{"ranks": ranks, "value": number_text(v)} for v, ranks in groups.items()]
+        if rank.isdigit() and value == int(rank):
+            pips.append(rank)
+        else:
+            groups.setdefault(value, []).append(rank)
+    named = {r: game.joker_labels[r].get(s.lang, r) for r in game.joker_labels}
+    out = [{"ranks": [named.get(r, r) for r in ranks], "value": number_text(v)} for v, ranks in groups.items()]
+    if pips:
+        out.insert(min(1, len(out)), {"ranks": [s.ranks(pips)], "value": s.say(N_("the number on the card"))})
+    return out
 
 
-def draw_view(game: Game, t: DrawTable, lang: str) -> dict:
-    """One draw table as a grid: every cell with its key and the action the table gives it."""
+def draw_view(s: Sentences, t: DrawTable) -> dict:
+    """One draw table as a grid, its axes and one sentence per row."""
     two = bool(t.cols)
     header = list(t.cols) if two else list(t.rows)
 
@@ -83,44 +78,139 @@ def draw_view(game: Game, t: DrawTable, lang: str) -> dict:
         rows = [{"key": r, "cells": [cell(r, c) for c in t.cols]} for r in t.rows]
     else:
         rows = [{"key": "", "cells": [cell(r, None) for r in t.rows]}]
+    rows_axis, cols_axis = s.axes(t)
     return {
-        "hand": game.hands[t.hand].label(lang) if t.hand in game.hands else t.hand,
-        "hand_name": t.hand,
-        "when": expr_text(t.when) if t.when is not None else "",
-        "row_key": expr_text(t.row_key),
-        "col_key": expr_text(t.col_key) if t.col_key is not None else "",
-        "header": header,
-        "rows": rows,
-        "two_keys": two,
-        "cite": t.cite or "",
-        "ident": t.ident or "",
-        "rule": t.describe(),
+        "ident": t.ident or "", "hand_name": t.hand, "hand": s.hand(t.hand), "title": s.table_title(t),
+        "rows_axis": rows_axis, "cols_axis": cols_axis, "header": header, "rows": rows, "two_keys": two,
+        "lines": s.rows(t), "cite": t.cite or "", "rule": s.draw_rule(t),
+        "spec": spec_ref(t.describe(), t.span, t.cite),
     }
 
 
-def _label(game: Game, kind: str, name: str, lang: str) -> str:
-    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events,
-             "hand": game.hands}.get(kind, {})
-    return group[name].label(lang) if name in group else ""
-
-
-def _bet_terms(game: Game, name: str, engine: ModuleType | None) -> list[dict]:
-    """A bet's win clauses in short (condition, stake-included payout), for a variant's comparison."""
+def _bet_terms(s: Sentences, game: Game, name: str) -> list[str]:
+    """A bet's win clauses in words, for a variant's comparison with its base."""
     bet = game.bets.get(name)
     if bet is None:
         return []
-    return [{"when": expr_text(w.when), "including": payout_view(w.payout, engine)["including"]} for w in bet.wins]
+    base = Sentences(game, s.lang, s.engine)
+    return [base.p.sentences([base.wins(w.when), base.say(N_("Pays %(odds)s."), odds=base.odds(w.payout))])
+            for w in bet.wins]
 
 
-def _items(things, lang: str, **fields) -> list[dict]:
+def provenance(game: Game, lang: str) -> dict:
+    """Which rules these are: version, effective date (in the language's date format), fingerprint, spec files."""
+    locale = Sentences(game, lang).p.locale
+    effective = format_date(date.fromisoformat(game.effective), format="long", locale=locale) if game.effective else ""
+    files = []
+    g: Game | None = game
+    while g is not None:
+        files.append(g.path)
+        g = g.base
+    return {"version": game.version or "", "effective": effective, "effective_iso": game.effective or "",
+            "fingerprint": game.fingerprint, "files": files}
+
+
+def describe_game(game: Game, lang: str) -> str:
+    """A one-line description of a game, from its model."""
+    s = Sentences(game, lang)
+    g = game
+    if g.base is not None:
+        changed = [d for d in g.differences if d.what == "override" and d.kind == "bet"]
+        added = [d for d in g.differences if d.what == "add" and d.kind == "bet"]
+        text = s.say(N_("A variant of %(base)s: other payouts for %(bets)s."), base=g.base.labels.get(lang, g.base.name),
+                     bets=s.p.nouns([s.bet(d.name) for d in changed])) if changed else \
+            s.say(N_("A variant of %(base)s."), base=g.base.labels.get(lang, g.base.name))
+        if added:
+            text = s.p.sentences([text, s.say(N_("Added bets: %(bets)s."), bets=s.p.nouns([s.bet(d.name) for d in added]))])
+        return text
+    if g.is_dealt_round and g.shoe is not None:
+        return s.p.ngettext("%(hands)s, dealt from %(n)s deck; bets on %(bets)s.",
+                        "%(hands)s, dealt from %(n)s decks; bets on %(bets)s.", g.shoe.decks,
+                        hands=s.p.nouns([s.hand(h) for h in g.hands]),
+                        bets=s.p.nouns([b.label(lang) for b in g.bets.values()]))
+    if g.types and g.seats:
+        top, bottom = g.types[0].label(lang), g.types[-1].label(lang)
+        return s.say(N_("%(lo)s to %(hi)s players; hand types from %(top)s down to %(bottom)s; %(scheme)s."),
+                     lo=g.seats[0], hi=g.seats[1], top=top, bottom=bottom,
+                     scheme=g.settlement.labels.get(lang, "") if g.settlement else "")
+    return g.labels.get(lang, g.name)
+
+
+def round_rules(s: Sentences, g: Game) -> list[dict]:
     out = []
-    for x in things:
-        item = {"name": x.name, "label": x.label(lang), "cite": x.cite or ""}
-        for key, attr in fields.items():
-            value = getattr(x, attr)
-            item[key] = expr_text(value) if value is not None else ""
-        out.append(item)
+    if g.deal_order:
+        out.append(rule(s.deal(), g.deal_cite, "deal " + ", ".join(g.deal_order), g.span))
+    for e in g.events.values():
+        out.append(rule(s.event(e), e.cite, f"event {e.name} when {expr_text(e.when)}", e.span))
+    if g.stand_when is not None:
+        out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when)))
+    for t in g.draws:
+        out.append(rule(s.draw_rule(t), t.cite, t.describe(), t.span))
+    for o in g.outcomes.values():
+        out.append(rule(s.outcome(o), o.cite, f"outcome {o.name} when {expr_text(o.when)}", o.span))
     return out
+
+
+def bet_views(s: Sentences, g: Game) -> list[dict]:
+    out = []
+    for b in g.bets.values():
+        wins = [{"text": s.wins(w.when), "odds": s.odds(w.payout), "cite": w.cite or "",
+                 "payout": s.p.sentences([x for x in (s.payout(w.payout, EXAMPLE_STAKE), s.rounding(w.payout)) if x]),
+                 "spec": spec_ref(f"wins when {expr_text(w.when)}, {w.payout.text}".rstrip(", "), w.span, w.cite)}
+                for w in b.wins]
+        pushes = [s.push(p) for p in b.pushes]
+        out.append({"name": b.name, "label": b.label(s.lang), "cite": b.cite or "", "wins": wins, "pushes": pushes,
+                    "loses": s.say(N_("Otherwise the bet loses.")),
+                    "spec": spec_ref("bet " + b.name, b.span, b.cite)})
+    return out
+
+
+def table_view(s: Sentences, g: Game) -> dict:
+    """Rooms and limits, squeeze, valid bets, the shoe procedure and void rounds."""
+    groups: list[tuple[list[str], list]] = []
+    for name in g.bets:
+        limits = [r.limits.get(name) for r in g.rooms.values()]
+        same = next((grp for grp in groups if grp[1] == limits), None)
+        if same is not None:
+            same[0].append(name)
+        else:
+            groups.append(([name], limits))
+    loc = s.p.locale
+
+    def limit(lim) -> str:
+        return "—" if lim is None else f"{format_decimal(lim[0], locale=loc)}–{format_decimal(lim[1], locale=loc)}"
+
+    cites = list(dict.fromkeys(r.cite for r in g.rooms.values() if r.cite))
+    rooms = {"columns": [s.p.nouns([s.bet(b) for b in names]) for names, _ in groups], "cite": "; ".join(cites),
+             "rows": [{"label": r.label(s.lang), "cells": [limit(lims[i]) for _, lims in groups]}
+                      for i, r in enumerate(g.rooms.values())]}
+    p = g.procedure
+
+    def joined(*cites: str | None) -> str:
+        return "; ".join(dict.fromkeys(c for c in cites if c))
+
+    return {
+        "rooms": rooms if g.rooms else None,
+        "squeeze": s.squeeze(), "squeeze_cite": joined(g.squeeze.cite) if g.squeeze else "",
+        "valid": s.valid_bets(), "valid_cite": joined(g.valid_bets_cite, g.valid_bets_pushed_cite),
+        "procedure": s.procedure(),
+        "procedure_cite": joined(p.cites.get("cut"), p.cites.get("burn"), p.cites.get("last"), g.void_cite),
+    }
+
+
+def script_hints(game: Game) -> dict[str, str]:
+    """Every label text of the game in each Chinese script, to tell which script a Han run of another page is in."""
+    texts: dict[str, list[str]] = {}
+    g: Game | None = game
+    while g is not None:
+        items = [g.labels, *(x.labels for grp in (g.hands, g.bets, g.events, g.outcomes, g.assumptions, g.classes,
+                                                  g.formulas, g.rooms) for x in grp.values()),
+                 *(t.labels for t in g.types), *(s.labels for s in g.sources), *g.joker_labels.values()]
+        for labels in items:
+            for lang, text in labels.texts.items():
+                texts.setdefault(lang, []).append(text)
+        g = g.base
+    return {lang: "\n".join(v) for lang, v in texts.items() if lang.startswith("zh")}
 
 
 def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
@@ -128,79 +218,80 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     """Everything a rule card shows, for one language; `math` is the mathematics section in that
     language ({"view": figures, "chart": SVG text}), or None for a card without one."""
     g = game
-    shoe = g.shoe
+    s = Sentences(g, lang, engine)
+    shown = worked_examples(g, lang, [c for c in examples])
+    cards = {c.id: c.input["cards"] for c in examples if isinstance(c.input.get("cards"), list)}
     view: dict = {
         "lang": lang,
         "langs": list(langs or (lang,)),
         "name": g.name,
         "title": g.labels.get(lang, g.name),
+        "description": describe_game(g, lang),
         "spec_path": g.path,
+        "provenance": provenance(g, lang),
         "base": None,
         "differences": [],
-        "sources": [{"ident": s.ident, "description": s.description} for s in g.sources],
-        "assumptions": [{"name": a.name, "text": a.label(lang), "cite": a.cite or ""} for a in g.assumptions.values()],
-        "shoe": None,
-        "values": value_groups(g),
-        "value_cite": g.value_cite or "",
-        "modulus": g.modulus or 0,
-        "wild": None,
-        "hands": _items(g.hands.values(), lang),
-        "deal": [g.hands[h].label(lang) if h in g.hands else h for h in g.deal_order],
-        "deal_cite": g.deal_cite or "",
-        "events": _items(g.events.values(), lang, when="when"),
-        "stand": expr_text(g.stand_when) if g.stand_when is not None else "",
-        "stand_cite": g.stand_cite or "",
-        "draws": [draw_view(g, t, lang) for t in g.draws],
-        "outcomes": _items(g.outcomes.values(), lang, when="when"),
-        "bets": [],
-        "types": [],
-        "formulas": [{"name": f.name, "expr": expr_text(f.expr), "cite": f.cite or ""} for f in g.formulas.values()],
-        "settlement": None,
-        "examples": worked_examples(g, lang, examples),
-        "seats": list(g.seats) if g.seats else None,
+        "sources": [{"ident": x.ident, "title": x.title(lang)} for x in g.sources],
+        "assumptions": [{"name": a.name, "text": a.label(lang), "cite": a.cite or "",
+                         "spec": spec_ref("assume " + a.name, a.span)} for a in g.assumptions.values()],
+        "shoe": s.shoe(), "shoe_cite": (g.shoe.cite or "") if g.shoe else "",
+        "values": value_groups(g, s), "value_cite": g.value_cite or "", "modulus": g.modulus or 0,
+        "wild": s.wild(), "wild_cite": (g.wild.cite or "") if g.wild else "",
+        "deal": [s.hand(h) for h in g.deal_order],
+        "deal_hands": [s.hand(h) for h in g.hands],
+        "round": round_rules(s, g),
+        "stand": s.stand(),
+        "draws": [draw_view(s, t) for t in g.draws],
+        "outcomes": [o.label(lang) for o in g.outcomes.values()],
+        "bets": bet_views(s, g),
+        "types": [], "seats": s.seats(),
         "hand_size": list(g.hand_size) if g.hand_size else None,
         "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
-        "suit_order": [SUIT_SYMBOLS.get(s, s) for s in g.suit_order],
+        "suit_order": [SUIT_SYMBOLS.get(x, x) for x in g.suit_order],
+        "settlement": None,
+        "table": table_view(s, g),
+        "examples": shown,
+        "lookup": lookup(g, lang, engine, shown, cards),
+        "glossary": glossary(g, lang, with_math=bool(math)),
         "math": math,
+        "hints": script_hints(g),
     }
-    if shoe is not None:
-        view["shoe"] = {
-            "decks": shoe.decks, "kind": shoe.kind,
-            "cards": shoe.size,
-            "jokers": [{"code": j, "label": g.joker_labels[j].get(lang, j) if j in g.joker_labels else j}
-                       for j in shoe.jokers],
-            "cite": shoe.cite or "",
-        }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
         view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang),
-                                "before": _bet_terms(g.base, d.name, engine) if d.kind == "bet" else [],
-                                "after": _bet_terms(g, d.name, engine) if d.kind == "bet" else []}
+                                "before": s.p.sentences(_bet_terms(s, g.base, d.name)) if d.kind == "bet" else "",
+                                "after": s.p.sentences(_bet_terms(s, g, d.name)) if d.kind == "bet" else ""}
                                for d in g.differences]
-    if g.wild:
-        view["wild"] = {"ranks": list(g.wild.shown), "stands_for": list(g.wild.stands_for),
-                        "best_by": list(g.wild.best_by), "cite": g.wild.cite or ""}
-    for b in g.bets.values():
-        view["bets"].append({
-            "name": b.name, "label": b.label(lang), "cite": b.cite or "",
-            "wins": [{"when": expr_text(w.when), "cite": w.cite or "", **payout_view(w.payout, engine)} for w in b.wins],
-            "pushes": [expr_text(p) for p in b.pushes],
-        })
     samples = example_hands(g, engine)
     for t in g.types:
         view["types"].append({
-            "name": t.name, "label": t.label(lang), "when": expr_text(t.when) if t.when else "",
-            "multiplier": number_text(t.multiplier), "tiebreak": list(t.tiebreak), "cite": t.cite or "",
+            "name": t.name, "label": t.label(lang), "cite": t.cite or "",
+            "when": s.p.sentence(s.cond(t.when)) + s.say(N_(".")) if t.when is not None else "",
+            "multiplier": number_text(t.multiplier), "tiebreak": list(t.tiebreak),
             "example": [card_chip(g, c, lang) for c in samples.get(t.name, [])],
+            "spec": spec_ref(f"type {t.name} when {expr_text(t.when)}" if t.when is not None else f"type {t.name}",
+                             t.span, t.cite),
         })
     if g.settlement is not None:
-        s = g.settlement
+        st = g.settlement
         view["settlement"] = {
-            "scheme": s.scheme, "cite": s.cite or "", "label": s.labels.get(lang, ""),
-            "stake": s.stake or "", "stake_cite": (s.stake_lines[0].cite or "") if s.stake_lines else "",
-            "clauses": [{"kind": c.kind, "name": c.name or "", "expr": expr_text(c.expr),
-                         "unless": expr_text(c.unless) if c.unless is not None else "", "cite": c.cite or ""}
-                        for c in s.clauses],
+            "scheme": s.scheme(), "cite": st.cite or "", "label": st.labels.get(lang, ""),
+            "stake": s.stake_line(), "stake_cite": (st.stake_lines[0].cite or "") if st.stake_lines else "",
+            "formulas": [rule(s.formula(f), f.cite, f"let {f.name} = {expr_text(f.expr)}", f.span)
+                         for f in g.formulas.values()],
+            "clauses": [rule(s.clause(c), c.cite, clause_code(c), c.span) for c in st.clauses],
         }
-    view["flow"] = flow_layout(view)
+    view["flow"] = flow_layout(view, s.p)
     return view
+
+
+def clause_code(c) -> str:
+    """A settlement clause as the spec writes it."""
+    head = {"let": f"let {c.name} =", "pay": "pay", "draw": "draw when"}.get(c.kind, f"{c.kind} when")
+    text = f"{head} {expr_text(c.expr)}"
+    return text + (f" unless {expr_text(c.unless)}" if c.unless is not None else "")
+
+
+def _label(game: Game, kind: str, name: str, lang: str) -> str:
+    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands}.get(kind, {})
+    return group[name].label(lang) if name in group else ""

@@ -14,7 +14,6 @@ from types import ModuleType
 from weakref import WeakKeyDictionary
 
 from croupier.cache import cached
-from croupier.semantics.cases import Case
 from croupier.semantics.hand_classes import HandReader
 from croupier.semantics.model import Game
 
@@ -103,49 +102,3 @@ def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     return found
 
 
-def _label_of(game: Game, name: str, lang: str) -> str:
-    for group in (game.hands, game.bets, game.events, game.outcomes):
-        if name in group:
-            return group[name].label(lang)
-    t = game.type_named(name)
-    return t.label(lang) if t is not None else ""
-
-
-def _text(game: Game, lang: str, value) -> str:
-    """A nested value as compact text, names shown by their labels."""
-    if isinstance(value, dict):
-        return "; ".join(f"{_label_of(game, str(k), lang) or k}: {_text(game, lang, v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_text(game, lang, v) for v in value) if value else "—"
-    if isinstance(value, bool):
-        return "✓" if value else "✗"
-    if isinstance(value, str) and _label_of(game, value, lang):
-        return _label_of(game, value, lang)
-    return str(value)
-
-
-def _rows(game: Game, lang: str, data: dict, depth: int = 0) -> list[dict]:
-    rows = []
-    for key, value in data.items():
-        row = {"key": key, "label": _label_of(game, key, lang), "cards": None, "text": "", "parts": None,
-               "bool": None, "total_of": ""}
-        hand, _, tail = key.rpartition("_")
-        if tail == "total" and hand in game.hands:
-            row["total_of"] = game.hands[hand].label(lang)
-        codes = [_normal_code(game, v) for v in value] if isinstance(value, list) else []
-        if isinstance(value, list) and value and all(codes):
-            row["cards"] = [card_chip(game, c, lang) for c in codes]
-        elif isinstance(value, dict) and depth == 0:
-            row["parts"] = _rows(game, lang, value, 1)
-        elif isinstance(value, bool):
-            row["bool"] = value
-        else:
-            row["text"] = _text(game, lang, value)
-        rows.append(row)
-    return rows
-
-
-def worked_examples(game: Game, lang: str, cases: list[Case]) -> list[dict]:
-    """The reference cases marked as examples, ready to show: cards, stakes and the expected result."""
-    return [{"id": c.id, "source": c.source, "title": c.title,
-             "input": _rows(game, lang, c.input), "expect": _rows(game, lang, c.expect)} for c in cases]

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import jinja2
+from markupsafe import Markup, escape
 
 from croupier.backends.cards import i18n
 from croupier.backends.cards.card_model import card_view
@@ -27,6 +28,9 @@ LANG_NAMES = i18n.LanguageNames()  # the name of every card language, in itself
 DRAW_RGB = "rgb(31, 122, 77)"
 STAND_RGB = "rgb(239, 230, 207)"
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#|!&~])")
+# A run of Han text (with the CJK punctuation inside it), and a run of Latin words (two letters or more each).
+_HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff][\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff5e·]*")
+_LATIN_RUN = re.compile(r"\b[A-Za-z]{2,}(?:[ \-’'][A-Za-z]{2,})*\b(?!-?\d)")  # not an id such as BCR-001
 
 
 def md_escape(text) -> str:
@@ -42,6 +46,45 @@ def md_code(text) -> str:
     fence = "`" * ticks
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def script_runs(text: str, lang: str, hints: dict[str, str]) -> list[tuple[str, str | None]]:
+    """`text` cut into runs, each with the language to mark it with (None: the page's own).
+
+    On a Chinese page a run of Latin words is English; on any other page a run of Han text is
+    Chinese, in the script whose labels of the game hold it (`hints`: every label text of the
+    game by language), or plain `zh` when both or neither do.
+    """
+    if lang.startswith("zh"):
+        pattern, other = _LATIN_RUN, (lambda run: "en")
+    else:
+        pattern = _HAN_RUN
+
+        def other(run: str) -> str:
+            found = [code for code, texts in hints.items() if run in texts]
+            return found[0] if len(found) == 1 else "zh"
+
+    out: list[tuple[str, str | None]] = []
+    at = 0
+    for m in pattern.finditer(text):
+        if m.start() > at:
+            out.append((text[at:m.start()], None))
+        out.append((m.group(0), other(m.group(0))))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], None))
+    return out
+
+
+@jinja2.pass_context
+def mark_scripts(ctx, text) -> Markup:
+    """HTML filter `t`: spec or catalog text escaped, each run in another language than the page's in a
+    `<span lang>` (so that a browser picks the right glyphs and a reader the right voice)."""
+    if isinstance(text, Markup):
+        return text
+    lang, hints = ctx.get("lang", "en"), ctx.get("hints") or {}
+    return Markup("").join(escape(run) if code is None else Markup('<span lang="%s">%s</span>') % (code, run)
+                           for run, code in script_runs(str(text), lang, hints))
 
 
 def _python_text(data) -> str:
@@ -77,6 +120,7 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     env.filters["md"] = md_escape
     env.filters["mdcode"] = md_code
+    env.filters["t"] = mark_scripts
     env.globals["lang_names"] = LANG_NAMES
     return env
 

@@ -105,6 +105,8 @@ class EngineEmitter:
         w.blank()
         w.line(f"GAME = {literal(g.name)}")
         w.line(f"TITLE = {literal(g.labels.get('en', g.name))}")
+        w.line(f"RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = {literal(g.version)}, {literal(g.effective)}, "
+               f"{literal(g.fingerprint)}  # the spec's version and date, a digest of its texts")
         w.comment(rule_text(f"shoe {g.shoe.decks} decks of {g.shoe.kind}", g.shoe.cite))
         w.line(f"DECKS = {g.shoe.decks}")
         w.line(f"RANKS = {literal(g.shoe.ranks)}")

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import hashlib
 from fractions import Fraction
-from html import escape
 
 from croupier.backends.cards import i18n
 from croupier.backends.engine.loader import load_engine
 from croupier.cache import cached
 from croupier.semantics.model import Game
+from croupier.tools.analysis.edge_chart import chart_from_rows
 from croupier.tools.analysis.report import DECK_TABLE, dec, pct, sqrt_dec
 
 _ENGINES: dict[str, object] = {}
@@ -31,7 +31,6 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages tra
 
 
 EDGE_TABLE = N_("House edge by deck count")
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
 def engine_of(game: Game) -> tuple[str, object]:
@@ -108,7 +107,8 @@ def math_view(game: Game, lang: str = "en") -> dict | None:
                 bet: labels.get(name, name),
                 _("base"): pct(old["house_edge"]) if old else "—",
                 _("this game"): pct(b["house_edge"]),
-                _("difference"): signed_points(b["house_edge"] - old["house_edge"]) if old else _("new bet"),
+                _("difference"): _("%(x)s pp") % {"x": signed_points(b["house_edge"] - old["house_edge"])}
+                if old else _("new bet"),
             })
         view[_("House edge against the base (%(base)s)") % {"base": game.base.labels.get(lang, game.base.name)}] = rows
     notes = [_("A bet's figures are per unit staked; a pushed bet counts as a bet placed.")]
@@ -161,55 +161,19 @@ def seat_view(game: Game, lang: str = "en") -> dict:
 
 
 def signed_points(x: Fraction) -> str:
-    """A difference of percentages, as signed percentage points."""
-    text = pct(abs(x)).replace(" %", " pp")
+    """A difference of percentages, as a signed number of percentage points (the unit is the caller's words)."""
+    text = pct(abs(x)).replace(" %", "")
     return ("+" if x > 0 else "−" if x < 0 else "±") + text
 
 
 def edge_chart_svg(view: dict, lang: str = "en") -> str:
-    """An inline SVG line chart of each bet's house edge (%) against the deck count."""
-    title = i18n.translations(lang).gettext(EDGE_TABLE)
-    bet = i18n.translations(lang).gettext("bet")
-    rows = view.get(title) or []
-    if not rows:
-        return ""
-    columns = [k for k in rows[0] if k != bet]
-    series = [(r[bet], [Fraction(r[c].replace(" %", "")) for c in columns]) for r in rows]
-    top = max(max(v) for _n, v in series)
-    low = min(min(v) for _n, v in series)
-    y_max = max(Fraction(1), Fraction(int(top) + 1))
-    y_min = min(Fraction(0), Fraction(int(low) - 1))
-    width, height, left, right, top_pad, bottom = 560, 260, 48, 150, 16, 36
-    plot_w, plot_h = width - left - right, height - top_pad - bottom
+    """An inline SVG chart of each bet's house edge (%) against the deck count (`edge_chart`)."""
+    _ = i18n.translations(lang).gettext
+    def join(names: list[str]) -> str:
+        out = names[0]
+        for name in names[1:]:
+            out = _("%(first)s, %(item)s") % {"first": out, "item": name}
+        return out
 
-    def x(i: int) -> str:
-        return f"{left + plot_w * i / max(1, len(columns) - 1):.1f}"
-
-    def y(v: Fraction) -> str:
-        return f"{top_pad + plot_h * float((y_max - v) / (y_max - y_min)):.1f}"
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="edge-chart" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
-           f"<title>{escape(title)}</title>",
-           f'<line x1="{left}" y1="{y(y_min)}" x2="{left + plot_w}" y2="{y(y_min)}" stroke="#444"/>',
-           f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{y(y_min)}" stroke="#444"/>']
-    step = max(1, int((y_max - y_min) / 5))
-    tick = int(y_min)
-    while tick <= y_max:
-        out.append(f'<text x="{left - 6}" y="{y(Fraction(tick))}" font-size="10" text-anchor="end" '
-                   f'dominant-baseline="middle">{tick} %</text>')
-        tick += step
-    for i, c in enumerate(columns):
-        out.append(f'<text x="{x(i)}" y="{height - bottom + 16}" font-size="10" text-anchor="middle">'
-                   f"{escape(c)}</text>")
-    for k, (name, values) in enumerate(series):
-        color = PALETTE[k % len(PALETTE)]
-        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
-        out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{points}"/>')
-        out.extend(f'<circle cx="{x(i)}" cy="{y(v)}" r="2.5" fill="{color}"/>' for i, v in enumerate(values))
-        ly = top_pad + 14 * k + 6
-        out.append(f'<rect x="{width - right + 10}" y="{ly - 5}" width="10" height="10" fill="{color}"/>')
-        out.append(f'<text x="{width - right + 26}" y="{ly}" font-size="11" dominant-baseline="middle">'
-                   f"{escape(str(name))}</text>")
-    out.append("</svg>")
-    return "\n".join(out)
+    return chart_from_rows(view.get(_(EDGE_TABLE)) or [], _("bet"), DECK_TABLE, _(EDGE_TABLE),
+                           _("Decks in the shoe"), _("House edge (%)"), join)

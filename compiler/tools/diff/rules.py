@@ -169,6 +169,9 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "path": ignored, "span": ignored, "base": ignored, "differences": ignored, "source_text": ignored,
     "hand_size_span": ignored,
     "sources": sources,
+    "version": single("documentation", "version", in_play=False),
+    "effective": single("documentation", "effective date", in_play=False),
+    "version_cite": single("documentation", "version citation", in_play=False),
     "assumptions": items("documentation", "assumption", in_play=False),
     "joker_labels": single("documentation", "joker labels", in_play=False),
     "decks": single("documentation", "declared decks", in_play=False),  # in play through the shoe they make
