@@ -117,7 +117,7 @@ def test_a_flipped_banker_cell_reports_that_cell_and_the_exact_share_of_rounds_r
     assert eight["banker_pair"]["change"] == eight["player_pair"]["change"] == 0
     assert eight["banker"]["change"] != 0 and eight["player"]["change"] != 0
     assert not r["equivalent"]
-    assert [c["id"] for c in r["retest"]["retest"]] == ["BCR-002", "BCR-007-change", "EX-2", "QUIZ-1"]
+    assert [c["id"] for c in r["retest"]["retest"]] == ["BCR-002", "BCR-007-change", "EX-2", "QUIZ-1", "S-B3-8"]
 
 
 def test_a_changed_payout_moves_that_bet_only(tmp_path):
@@ -137,7 +137,7 @@ def test_a_changed_payout_moves_that_bet_only(tmp_path):
 
 
 def test_a_removed_bet(tmp_path):
-    new = variant(tmp_path, "baccarat_no_commission", 'bet super6 "Super 6" zh-Hant "幸運六" zh-Hans "幸运六"  [002]\n'
+    new = variant(tmp_path, "baccarat_no_commission", 'bet super6 "Super 6" zh-Hant "超級六" zh-Hans "超级六"  [002]\n'
                   "    wins when outcome is banker and total(banker) = 6, pays 12 to 1\n", "")
     r = report(SPEC / "baccarat_no_commission.rules", new)
     assert in_play(r) == [("bets", "bet", "super6", "removed",
