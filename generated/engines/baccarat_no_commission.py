@@ -26,6 +26,8 @@ common:
   InvalidBet                      An unknown bet, or a stake that is not a non-negative amount, or outside the table
                                   limits.
   InvalidTable                    A table that cannot be settled: wrong number of players, missing stakes or coins.
+  shoe_cards(decks)               Every card of a shoe of `decks` decks, in the order of the deck (each card's copies
+                                  together).
   parse_card(text)                The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`.
   parse_cards(cards)              Card codes from a list of card texts or one space-separated string.
   check_copies(codes)             Reject a card seen more often than the shoe holds it.
@@ -126,15 +128,15 @@ from decimal import Decimal
 from fractions import Fraction
 
 __all__ = [
-    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'parse_card', 'parse_cards', 'check_copies',
-    'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to', 'total', 'third',
-    'card_value', 'same_rank', 'grid_table', 'Round', 'play', 'settle', 'pays_to', 'record', 'read_request',
-    'adjudicate', 'check_limits', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan',
-    'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe',
-    'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural',
-    'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of',
-    'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'bet_super6', 'no_valid_bets',
-    'pushed_banker', 'pushed_player'
+    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
+    'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
+    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'Round', 'play', 'settle', 'pays_to', 'record',
+    'read_request', 'adjudicate', 'check_limits', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides',
+    'squeeze_plan', 'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table',
+    'deal_shoe', 'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl',
+    'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker',
+    'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'bet_super6',
+    'no_valid_bets', 'pushed_banker', 'pushed_player'
 ]
 
 
@@ -147,6 +149,7 @@ DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ()
+DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card
 # card values [001]
 VALUE = {
     'A': 1,
@@ -163,6 +166,7 @@ VALUE = {
     'Q': 0,
     'K': 0,
 }
+CARD_VALUES = {}
 # total sum mod 10 [001]
 MODULUS = 10
 Q_1_2 = Fraction(1, 2)  # 0.5
@@ -218,10 +222,17 @@ class InvalidTable(EngineError):
 
 
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-CARD_CODES = {r + s: r + s for r in RANKS for s in SUITS}
-CARD_CODES.update({j: j for j in JOKERS})
-RANK_OF = {code: code[:-1] for code in CARD_CODES}
-RANK_OF.update({j: j for j in JOKERS})
+PER_DECK = {}  # card code -> how many times one deck holds it
+for _code in DECK:
+    PER_DECK[_code] = PER_DECK.get(_code, 0) + 1
+CARD_CODES = {code: code for code in PER_DECK}
+RANK_OF = {code: code if code in JOKERS else code[:-1] for code in CARD_CODES}
+SUIT_OF = {code: None if code in JOKERS else code[-1] for code in CARD_CODES}
+
+
+def shoe_cards(decks):
+    """Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."""
+    return [code for code, n in PER_DECK.items() for _ in range(n * decks)]
 
 
 def parse_card(text):
@@ -259,10 +270,11 @@ def check_copies(codes):
     seen = {}
     for code in codes:
         seen[code] = seen.get(code, 0) + 1
-        if seen[code] > DECKS:
-            if DECKS == 1:
+        held = DECKS * PER_DECK[code]
+        if seen[code] > held:
+            if held == 1:
                 raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
-            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {DECKS} times")
+            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
 # ---- the input layer: what each field of a request may be, checked in one place ----
@@ -430,7 +442,7 @@ def round_to(amount, unit, mode):
 
 # ---- runtime: dealt_round (begin) ---- croupier/backends/engine/runtime/dealt_round.py
 
-CARD_VALUE = {code: VALUE[RANK_OF[code]] for code in CARD_CODES}
+CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
 def total(cards):
@@ -658,7 +670,7 @@ class Shoe:
     def __init__(self, seed=None, decks=None):
         self.seed = seed
         self.decks = decks or DECKS
-        self.cards = [code for code in CARD_CODES for _ in range(self.decks)]
+        self.cards = shoe_cards(self.decks)
         rng = random.Random(seed)
         rng.shuffle(self.cards)
         n = len(self.cards)

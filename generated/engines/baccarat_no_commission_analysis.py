@@ -58,9 +58,12 @@ FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 
 def card_classes(engine, by_rank, decks):
     """[(representative code, value, copies in the shoe, rank index)] by rank or by value."""
-    suits, value = engine.SUITS, engine.VALUE
-    ranks = [(r, decks * len(suits), r + suits[0]) for r in engine.RANKS] + [(j, decks, j) for j in engine.JOKERS]
-    ranks = [x for x in ranks if x[0] in value]
+    value = engine.VALUE
+    held = {}  # rank -> [copies in the shoe, its first card]
+    for code, n in engine.PER_DECK.items():
+        got = held.setdefault(engine.RANK_OF[code], [0, code])
+        got[0] += n * decks
+    ranks = [(r, n, code) for r, (n, code) in held.items() if r in value]
     if by_rank:
         return [(code, value[r], n, i) for i, (r, n, code) in enumerate(ranks)]
     merged = {}

@@ -23,6 +23,8 @@ common:
   InvalidBet                      An unknown bet, or a stake that is not a non-negative amount, or outside the table
                                   limits.
   InvalidTable                    A table that cannot be settled: wrong number of players, missing stakes or coins.
+  shoe_cards(decks)               Every card of a shoe of `decks` decks, in the order of the deck (each card's copies
+                                  together).
   parse_card(text)                The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`.
   parse_cards(cards)              Card codes from a list of card texts or one space-separated string.
   check_copies(codes)             Reject a card seen more often than the shoe holds it.
@@ -93,12 +95,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 __all__ = [
-    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'parse_card', 'parse_cards', 'check_copies',
-    'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'HandFacts', 'HandValue',
-    'substitution_json', 'classify', 'top_card', 'strength', 'wild_substitutions', 'evaluate', 'Table', 'read_table',
-    'settle_table', 'settle_seats', 'adjudicate', 'read_json', 'internal_error', 'encode_answer', 'answer',
-    'run_jsonl', 'type_five_faces', 'type_heavenly_king', 'type_five_small', 'type_ten_and_a_half', 'type_plain',
-    'type_bust', 'verdict', 'payment'
+    'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
+    'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'HandFacts',
+    'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'wild_substitutions', 'evaluate', 'Table',
+    'read_table', 'settle_table', 'settle_seats', 'adjudicate', 'read_json', 'internal_error', 'encode_answer',
+    'answer', 'run_jsonl', 'type_five_faces', 'type_heavenly_king', 'type_five_small', 'type_ten_and_a_half',
+    'type_plain', 'type_bust', 'verdict', 'payment'
 ]
 
 
@@ -111,6 +113,7 @@ DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
 SUITS = ('S', 'H', 'C', 'D')
 JOKERS = ('BJ', 'SJ')
+DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card
 # card values [004 點牌 人牌]
 VALUE = {
     'A': 1,
@@ -174,10 +177,17 @@ class InvalidTable(EngineError):
 
 
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-CARD_CODES = {r + s: r + s for r in RANKS for s in SUITS}
-CARD_CODES.update({j: j for j in JOKERS})
-RANK_OF = {code: code[:-1] for code in CARD_CODES}
-RANK_OF.update({j: j for j in JOKERS})
+PER_DECK = {}  # card code -> how many times one deck holds it
+for _code in DECK:
+    PER_DECK[_code] = PER_DECK.get(_code, 0) + 1
+CARD_CODES = {code: code for code in PER_DECK}
+RANK_OF = {code: code if code in JOKERS else code[:-1] for code in CARD_CODES}
+SUIT_OF = {code: None if code in JOKERS else code[-1] for code in CARD_CODES}
+
+
+def shoe_cards(decks):
+    """Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."""
+    return [code for code, n in PER_DECK.items() for _ in range(n * decks)]
 
 
 def parse_card(text):
@@ -215,10 +225,11 @@ def check_copies(codes):
     seen = {}
     for code in codes:
         seen[code] = seen.get(code, 0) + 1
-        if seen[code] > DECKS:
-            if DECKS == 1:
+        held = DECKS * PER_DECK[code]
+        if seen[code] > held:
+            if held == 1:
                 raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
-            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {DECKS} times")
+            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
 # ---- the input layer: what each field of a request may be, checked in one place ----
