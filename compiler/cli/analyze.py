@@ -42,7 +42,7 @@ def game_facts(game, engine, shown: str) -> dict:
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
     return {"name": game.name, "label": game.labels.get("en", game.name),
-            "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
+            "rounded": [b.name for b in game.bets.values() if any(p.rounding for w in b.wins for p in w.payouts())],
             "digest": engine.SOURCE_DIGEST, "analysis": emit_analysis_module(game, shown)}
 
 

@@ -182,6 +182,32 @@ class DrawTable:
 
 
 @dataclass
+class DrawRepeat:
+    """`draw HAND while …`: the hand draws one card after another while the condition holds."""
+
+    hand: str
+    when: Expr | None  # None only while the resolver reads the file
+    span: Span
+    cite: str | None = None
+    origin: str = ""
+
+    def describe(self) -> str:
+        return f"draw {self.hand} while {expr_text(self.when) if self.when is not None else '…'}"
+
+
+@dataclass
+class Soft:
+    """Cards that count one of two values (`A counts 1 or 11`): a hand takes the best total not over
+    `limit` (the lowest when every choice is over it)."""
+
+    ranks: tuple[str, ...]
+    low: Fraction
+    high: Fraction
+    limit: Fraction
+    span: Span
+
+
+@dataclass
 class Outcome(Item):
     """A named result of a round, with the condition that decides it."""
 
@@ -205,25 +231,88 @@ class Payout:
 
 
 @dataclass
-class BetRule:
-    """One `wins when …` clause of a bet."""
+class PayoutRow:
+    """One row of a payout table: key values `low..high`, or a condition (`natural`); what it pays."""
 
-    when: Expr | None  # None only while the resolver reads the file
+    low: int | None
+    high: int | None
+    condition: Expr | None
     payout: Payout
     span: Span
+
+    def label(self) -> str:
+        if self.condition is not None:
+            return expr_text(self.condition)
+        return str(self.low) if self.low == self.high else f"{self.low}..{self.high}"
+
+
+@dataclass
+class PayoutTable:
+    """`pays by KEY` with its rows, tried in order: the first row whose condition holds, or whose key
+    values hold the key, pays; when none does, the clause does not apply."""
+
+    key: Expr | None  # None only while the resolver reads the file
+    rows: list[PayoutRow]
+
+
+@dataclass
+class BetRule:
+    """One clause of a bet: `wins when … , pays …` (or `pays by` a table), `push when …`, or
+    `loses [PART] when …` (the part of the stake lost; 1 is all of it)."""
+
+    when: Expr | None  # None only while the resolver reads the file
+    payout: Payout | None  # a win's payout (None for a table, a push or a loss)
+    span: Span
     cite: str | None = None
+    kind: str = "wins"  # "wins" | "push" | "loses"
+    part: Fraction = Fraction(1)  # of `loses`: the part of the stake lost
+    table: PayoutTable | None = None
+
+    def payouts(self) -> list[Payout]:
+        """Every payout the clause may pay."""
+        if self.table is not None:
+            return [row.payout for row in self.table.rows]
+        return [self.payout] if self.payout is not None else []
+
+    def describe(self) -> str:
+        """The clause as the spec writes it."""
+        when = expr_text(self.when) if self.when is not None else "…"
+        if self.kind == "push":
+            return f"push when {when}"
+        if self.kind == "loses":
+            part = "" if self.part == 1 else ("half " if self.part == Fraction(1, 2) else f"{self.part} ")
+            return f"loses {part}when {when}"
+        if self.table is not None:
+            return f"wins when {when}, pays by {expr_text(self.table.key) if self.table.key is not None else '…'}"
+        return f"wins when {when}, pays {self.payout.text if self.payout else '…'}"
 
 
 @dataclass
 class Bet(Item):
-    """A bet: win clauses tried in order, push conditions; otherwise it loses."""
+    """A bet: its clauses, tried in the order written; the first whose condition holds decides (a payout
+    table's clause applies only when one of its rows does). A bet no clause decides loses."""
 
-    wins: list[BetRule] = field(default_factory=list)
-    pushes: list[Expr] = field(default_factory=list)
+    clauses: list[BetRule] = field(default_factory=list)
+
+    @property
+    def wins(self) -> list[BetRule]:
+        """The winning clauses, in order."""
+        return [c for c in self.clauses if c.kind == "wins"]
+
+    @property
+    def pushes(self) -> list[Expr]:
+        """The conditions of the push clauses, in order."""
+        return [c.when for c in self.clauses if c.kind == "push" and c.when is not None]
 
     def expressions(self) -> list[Expr]:
-        """Every expression the bet reads."""
-        return [w.when for w in self.wins if w.when is not None] + list(self.pushes)
+        """Every expression the bet reads: conditions, table keys and row conditions."""
+        out: list[Expr] = []
+        for c in self.clauses:
+            out += [c.when] if c.when is not None else []
+            if c.table is not None:
+                out += [c.table.key] if c.table.key is not None else []
+                out += [row.condition for row in c.table.rows if row.condition is not None]
+        return out
 
 
 @dataclass
@@ -314,9 +403,9 @@ class ShoeProcedure:
 
 @dataclass
 class Difference:
-    """How a variant differs from its base: what was overridden or added."""
+    """How a variant differs from its base: what was overridden, added or removed."""
 
-    what: str  # "override" | "add"
+    what: str  # "override" | "add" | "remove"
     kind: str
     name: str
     span: Span
@@ -343,6 +432,7 @@ class Game:
     classes: dict[str, CardClass] = field(default_factory=dict)
     wild: Wild | None = None
     modulus: int | None = None
+    soft: Soft | None = None
     total_cite: str | None = None
     card_order: tuple[str, ...] = ()
     suit_order: tuple[str, ...] = ()
@@ -353,6 +443,8 @@ class Game:
     stand_when: Expr | None = None
     stand_cite: str | None = None
     draws: list[DrawTable] = field(default_factory=list)
+    repeats: dict[str, DrawRepeat] = field(default_factory=dict)  # hand -> its `draw … while` rule
+    draw_order: list[str] = field(default_factory=list)  # hands in the order of their first draw rule
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     bets: dict[str, Bet] = field(default_factory=dict)
     seats: tuple[int, int] | None = None
@@ -388,8 +480,9 @@ class Game:
         return next((t for t in self.types if t.name == name), None)
 
     def hand_draws(self) -> list[tuple[str, list[DrawTable]]]:
-        """Draw tables grouped by hand, hands in order of their first table."""
-        order: list[str] = []
+        """Draw tables grouped by hand, hands in order of their first draw rule (a table or `draw … while`;
+        a hand that draws while a condition holds has no table)."""
+        order = [h for h in self.draw_order if h in self.repeats or any(t.hand == h for t in self.draws)]
         for t in self.draws:
             if t.hand not in order:
                 order.append(t.hand)

@@ -25,6 +25,7 @@ from croupier.semantics.resolve_checks import (
     check_hand_bounds,
     check_name_clashes,
     check_procedure_bounds,
+    check_removed,
     check_shoe_and_values,
     check_table_references,
     draw_ident,
@@ -211,6 +212,7 @@ class Resolver(Context):
                 t.ident = draw_ident(hand, i, len(tables))
         check_name_clashes(g, self.err)
         check_expressions(g, self.check, self.err, self.waiting)
+        check_removed(g, self.removed, self.err)
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):

@@ -86,6 +86,19 @@ def total(cx: Context, stmt: ast.TotalStmt) -> None:
     g = cx.game
     if cx.singleton(stmt, "total", g.modulus is not None or g.total_cite is not None):
         g.modulus, g.total_cite = stmt.modulus, stmt.cite or ""
+        g.soft = None
+        if stmt.soft_ranks is not None:
+            low, high = stmt.soft_values
+            span = stmt.soft_span or stmt.span
+            if stmt.modulus is not None:
+                cx.err("E0136", "a total modulo a number takes no best of two values", span,
+                       "drop `mod`, or drop the cards that count one of two values")
+            elif high <= low:
+                cx.err("E0136", "a card counts its value or a higher one: write the lower value first", span,
+                       f"for example: counts {high} or {low}" if high < low else "give two different values")
+            else:
+                ranks = cx.ranks(stmt.soft_ranks, cx.universe(), "the total rule")
+                g.soft = model.Soft(ranks, low, high, stmt.soft_limit, span)
 
 
 def order(cx: Context, stmt: ast.OrderStmt) -> None:

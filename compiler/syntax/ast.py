@@ -178,9 +178,14 @@ class WildStmt(Stmt):
 
 @dataclass
 class TotalStmt(Stmt):
-    """`total sum [mod N]`."""
+    """`total sum [mod N] [, A counts 1 or 11, best not over 21]`: the total, and the cards that count one
+    of two values (the hand takes the best total not over the limit)."""
 
     modulus: int | None = None
+    soft_ranks: RankSet | None = None
+    soft_values: tuple[Fraction, Fraction] | None = None
+    soft_limit: Fraction | None = None
+    soft_span: Span | None = None
     kind = "total"
 
 
@@ -246,6 +251,16 @@ class DrawStmt(Stmt):
 
 
 @dataclass
+class DrawWhileStmt(Stmt):
+    """`draw HAND while EXPR`: the hand draws one card after another while the condition holds."""
+
+    hand: str = ""
+    hand_span: Span | None = None
+    when: Expr | None = None
+    kind = "repeated draw"
+
+
+@dataclass
 class OutcomeStmt(Named):
     """`outcome banker "Banker wins" when …`."""
 
@@ -267,13 +282,27 @@ class Payout:
 
 
 @dataclass
+class PayoutRow:
+    """One `| KEY | PAYOUT |` row of a payout table: a key value (`9`), a range of them (`4..6`) or the name
+    of a condition (`natural`), and what the row pays."""
+
+    low: int | None
+    high: int | None
+    condition: Name | None
+    payout: Payout | None  # None when the cell is not a payout (reported)
+    span: Span
+
+
+@dataclass
 class WinsClause:
-    """`wins when EXPR, pays …`."""
+    """`wins when EXPR, pays …`, or `wins when EXPR, pays by KEY` with a payout table (`rows`)."""
 
     when: Expr
-    payout: Payout
+    payout: Payout | None
     span: Span
     cite: str | None = None
+    key: Expr | None = None
+    rows: list[PayoutRow] = field(default_factory=list)
 
 
 @dataclass
@@ -286,12 +315,40 @@ class PushClause:
 
 
 @dataclass
-class BetStmt(Named):
-    """`bet NAME labels` with win and push clauses, tried in order."""
+class LosesClause:
+    """`loses when EXPR` (the whole stake), or `loses half when EXPR`: that part of the stake is lost,
+    the rest comes back."""
 
-    wins: list[WinsClause] = field(default_factory=list)
-    pushes: list[PushClause] = field(default_factory=list)
+    when: Expr
+    part: Fraction
+    span: Span
+    cite: str | None = None
+
+
+@dataclass
+class BetStmt(Named):
+    """`bet NAME labels` with its clauses, tried in the order written (`clauses`)."""
+
+    clauses: list[WinsClause | PushClause | LosesClause] = field(default_factory=list)
     kind = "bet"
+
+    @property
+    def wins(self) -> list[WinsClause]:
+        return [c for c in self.clauses if isinstance(c, WinsClause)]
+
+    @property
+    def pushes(self) -> list[PushClause]:
+        return [c for c in self.clauses if isinstance(c, PushClause)]
+
+
+@dataclass
+class RemoveStmt(Stmt):
+    """`remove bet super6`: a variant drops something its base declares."""
+
+    what: str = ""
+    name: str = ""
+    name_span: Span | None = None
+    kind = "remove"
 
 
 @dataclass

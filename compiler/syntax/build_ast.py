@@ -226,9 +226,19 @@ class BuildAst(Transformer):
         return ast.WildStmt(self.span(meta), wilds=sets[0], stands_for=sets[1], best_by=keys,
                             cite=self._cite(children))
 
+    def soft_rule(self, meta, children):
+        ranks = next(c for c in children if isinstance(c, ast.RankSet))
+        points = [c[1] for c in children if isinstance(c, tuple) and c[0] == "points"]
+        limit = _num(str(self._tokens(children, "NUMBER")[-1]))
+        return ("soft", ranks, (points[0], points[1]), limit, self.span(meta))
+
     def total(self, meta, children):
         ints = self._tokens(children, "INT")
-        return ast.TotalStmt(self.span(meta), modulus=int(ints[0]) if ints else None, cite=self._cite(children))
+        stmt = ast.TotalStmt(self.span(meta), modulus=int(ints[0]) if ints else None, cite=self._cite(children))
+        soft = next((c for c in children if isinstance(c, tuple) and c[0] == "soft"), None)
+        if soft is not None:
+            _k, stmt.soft_ranks, stmt.soft_values, stmt.soft_limit, stmt.soft_span = soft
+        return stmt
 
     def card_order(self, meta, children):
         items = [c for c in children if isinstance(c, ast.RankRef)]
@@ -295,6 +305,11 @@ class BuildAst(Transformer):
         return ast.DrawStmt(self.span(meta), hand=str(name), hand_span=self.tspan(name), grid=grid, when=when,
                             row_key=keys[0], col_key=keys[1] if len(keys) > 1 else None, cite=self._cite(children))
 
+    def draw_while(self, meta, children):
+        name = self._tokens(children, "NAME")[0]
+        return ast.DrawWhileStmt(self.span(meta), hand=str(name), hand_span=self.tspan(name),
+                                 when=self._exprs(children)[0], cite=self._cite(children))
+
     def outcome(self, meta, children):
         name = self._tokens(children, "NAME")[0]
         return ast.OutcomeStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
@@ -329,16 +344,82 @@ class BuildAst(Transformer):
         payout = next(c for c in children if isinstance(c, ast.Payout))
         return ast.WinsClause(expr, payout, self.span(meta), self._cite(children))
 
+    def wins_table(self, meta, children):
+        when, key = self._exprs(children)[:2]
+        grid = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "grid")
+        return ast.WinsClause(when, None, self.span(meta), self._cite(children), key=key,
+                              rows=[self.payout_row(line) for line in grid])
+
+    def payout_row(self, line: ast.GridLine) -> ast.PayoutRow:
+        """A `| KEY | PAYOUT |` row: the cells between the bars, each as written."""
+        text = " ".join(t for t, _s in line.cells)
+        parts = [p.strip() for p in text.split("|")]
+        cells = [p for p in parts[1:-1]] if len(parts) >= 3 else []
+        spans = [s for t, s in line.cells if t != "|"]
+        row = ast.PayoutRow(None, None, None, None, line.span)
+        if len(cells) != 2 or not cells[0] or not cells[1]:
+            self.diagnostics.append(error("E0408", "a payout table row is `| KEY | PAYOUT |`", line.span,
+                                          "for example: | 9 | 30 to 1 |, | 4..6 | 1 to 1 |, or | natural | 1 to 1 |"))
+            return row
+        label, payout = cells
+        span = spans[0] if spans else line.span
+        low, dots, high = label.partition("..")
+        if (low.lstrip("-").isdigit() and low.isascii()) and (not dots or (high.lstrip("-").isdigit() and high.isascii())):
+            row.low, row.high = int(low), int(high) if dots else int(low)
+        elif label.replace("_", "a").isalnum() and label.isascii() and not label[0].isdigit():
+            row.condition = ast.Name(span, label)
+        else:
+            self.diagnostics.append(error("E0408", f"payout table key `{label}` is neither a whole number, a range "
+                                          "like 4..6, nor the name of a condition", span,
+                                          "name a condition with `event` or `let` and give its name"))
+        row.payout = self.payout_cell(payout, line.span)
+        return row
+
+    def payout_cell(self, text: str, span: Span) -> ast.Payout | None:
+        words = text.split()
+        try:
+            if len(words) == 3 and words[1] == "to":
+                ratio = _num(words[0]) / _num(words[2])
+                return ast.Payout("to", ratio, None, None, None, span, text)
+            if len(words) == 3 and words[1:] == ["including", "stake"]:
+                return ast.Payout("including", _num(words[0]), None, None, None, span, text)
+        except (ValueError, ZeroDivisionError):
+            pass
+        self.diagnostics.append(error("E0408", f"payout table cell `{text}` is not a payout", span,
+                                      "write `30 to 1` or `31 including stake`"))
+        return None
+
     def push(self, meta, children):
         return ast.PushClause(self._exprs(children)[0], self.span(meta), self._cite(children))
+
+    def loses(self, meta, children):
+        part = Fraction(1)
+        for c in children:
+            if isinstance(c, Token) and c.type == "LOSS_HALF":
+                part = Fraction(1, 2)
+            elif isinstance(c, tuple) and c[0] == "points":
+                part = c[1]
+        if not 0 < part <= 1:
+            self.diagnostics.append(error("E0409", f"a bet loses a part of its stake from above 0 to 1, not {part}",
+                                          self.span(meta), "write `loses half when …`, or `loses when …` for all"))
+            part = Fraction(1)
+        return ast.LosesClause(self._exprs(children)[0], part, self.span(meta), self._cite(children))
 
     def bet(self, meta, children):
         name = self._tokens(children, "NAME")[0]
         stmt = ast.BetStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
                            labels=self._labels(children), cite=self._cite(children))
-        stmt.wins = [c for c in children if isinstance(c, ast.WinsClause)]
-        stmt.pushes = [c for c in children if isinstance(c, ast.PushClause)]
+        stmt.clauses = [c for c in children if isinstance(c, (ast.WinsClause, ast.PushClause, ast.LosesClause))]
         return stmt
+
+    def removable(self, meta, children):
+        return ("removable", str(children[0]))
+
+    def remove(self, meta, children):
+        what = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "removable")
+        name = self._tokens(children, "NAME")[0]
+        return ast.RemoveStmt(self.span(meta), what=what, name=str(name), name_span=self.tspan(name),
+                              cite=self._cite(children))
 
     # ---- seat games ----------------------------------------------------------------------
     def seats(self, meta, children):

@@ -17,7 +17,7 @@ from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_ha
 from croupier.backends.cards.svg import flow_layout
 from croupier.semantics.cases import Case
 from croupier.semantics.expr import expr_text
-from croupier.semantics.model import DrawTable, Game, Payout
+from croupier.semantics.model import Bet, DrawTable, Game, Payout
 from croupier.syntax.printer import number_text
 
 EXAMPLE_STAKE = 100
@@ -120,11 +120,33 @@ def _label(game: Game, kind: str, name: str, lang: str) -> str:
 
 
 def _bet_terms(game: Game, name: str, engine: ModuleType | None) -> list[dict]:
-    """A bet's win clauses in short (condition, stake-included payout), for a variant's comparison."""
+    """A bet's winning rules in short (condition, stake-included payout), for a variant's comparison."""
     bet = game.bets.get(name)
     if bet is None:
         return []
-    return [{"when": expr_text(w.when), "including": payout_view(w.payout, engine)["including"]} for w in bet.wins]
+    return [{"when": r["when"], "including": r["including"]} for r in bet_rows(bet, engine) if r["kind"] == "wins"]
+
+
+def bet_rows(bet: Bet, engine: ModuleType | None) -> list[dict]:
+    """A bet's rules in the order they are tried, a payout table's rows each as a row: kind ("wins", "push",
+    "loses"), the condition as the spec writes it (a table row's with its key), what a unit returns."""
+    rows = []
+    for rule in bet.clauses:
+        when = expr_text(rule.when)
+        base = {"kind": rule.kind, "when": when, "cite": rule.cite or "", "key": "", "part": ""}
+        if rule.kind == "push":
+            rows.append({**base, "including": "1", "to_one": "0", "commission": ""})
+        elif rule.kind == "loses":
+            rows.append({**base, "part": number_text(rule.part), "including": number_text(1 - rule.part),
+                         "to_one": "", "commission": ""})
+        elif rule.table is not None:
+            key = expr_text(rule.table.key)
+            for row in rule.table.rows:
+                label = row.label() if row.condition is not None else f"{key} = {row.label()}"
+                rows.append({**base, "key": label, "when": f"{when}, {label}", **payout_view(row.payout, engine)})
+        else:
+            rows.append({**base, **payout_view(rule.payout, engine)})
+    return rows
 
 
 def _items(things, lang: str, **fields) -> list[dict]:
@@ -195,10 +217,12 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         view["wild"] = {"ranks": list(g.wild.ranks), "stands_for": list(g.wild.stands_for),
                         "best_by": list(g.wild.best_by), "cite": g.wild.cite or ""}
     for b in g.bets.values():
+        rows = bet_rows(b, engine)
         view["bets"].append({
             "name": b.name, "label": b.label(lang), "cite": b.cite or "",
-            "wins": [{"when": expr_text(w.when), "cite": w.cite or "", **payout_view(w.payout, engine)} for w in b.wins],
-            "pushes": [expr_text(p) for p in b.pushes],
+            "rules": rows,
+            "wins": [r for r in rows if r["kind"] == "wins"],
+            "pushes": [r["when"] for r in rows if r["kind"] == "push"],
         })
     samples = example_hands(g, engine)
     for t in g.types:
