@@ -7,12 +7,12 @@ raises; `run_checks` runs them all in a fixed order. One module per family:
 
 from __future__ import annotations
 
-from croupier.checks import bets, draw_tables, hand_types, translations
+from croupier.checks import bets, clauses, draw_tables, hand_types, translations
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.project import DEFAULT_LANGUAGES
 from croupier.semantics.model import Game
 
-PASSES: list = [draw_tables.check, bets.check, hand_types.check, translations.check]
+PASSES: list = [draw_tables.check, bets.check, clauses.check, hand_types.check, translations.check]
 
 
 def run_checks(game: Game, languages: tuple[str, ...] = DEFAULT_LANGUAGES) -> list[Diagnostic]:

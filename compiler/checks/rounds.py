@@ -50,6 +50,9 @@ class RoundSpace:
     facts: dict[tuple, Fraction] = field(default_factory=dict)
     returns: dict[str, Fraction] = field(default_factory=dict)  # bet -> expected return per unit staked
     leaves: int = 0
+    # from the exact analysis: bet -> {clause: the earlier clause that always covers it} (clauses from 0)
+    covered: dict[str, dict[int, int]] = field(default_factory=dict)
+    analysis_missing: str = ""  # why the exact analysis cannot enumerate the game ("" when it can)
 
 
 def value_classes(game: Game) -> list[tuple[list[str], int]]:
@@ -217,14 +220,20 @@ class _Enumerator:
 
     def exact_returns(self) -> None:
         """Prefer the engine's exact analysis (it tells ranks apart where a rule compares them;
-        and unless `full`, the enumeration here stops weighing rounds early)."""
-        if not self.exact.ANALYSIS["supported"]:
+        and unless `full`, the enumeration here stops weighing rounds early); it also tells which bet
+        clauses an earlier clause always covers, and why a game cannot be analysed exactly."""
+        plan = self.exact.ANALYSIS
+        if not plan["supported"] and not plan.get("general"):
+            self.space.analysis_missing = plan["reason"]
             return
         try:
-            bets = self.exact.analyse(self.engine)["bets"]
-        except self.engine.EngineError:
+            a = self.exact.analyse(self.engine)
+        except self.engine.EngineError as exc:
+            if getattr(exc, "too_large", False):  # other failures are broken rules, reported by their checks
+                self.space.analysis_missing = str(exc)
             return
-        self.space.returns = {name: Fraction(b["expected_return"]) for name, b in bets.items()}
+        self.space.returns = {name: Fraction(b["expected_return"]) for name, b in a["bets"].items()}
+        self.space.covered = {name: dict(pairs) for name, pairs in a["covered"].items()}
 
     def play(self, seq: list[int]):
         cards = self.cards_for(self.filler(seq))

@@ -213,6 +213,10 @@ class Resolver(Context):
         check_name_clashes(g, self.err)
         check_expressions(g, self.check, self.err, self.waiting)
         check_removed(g, self.removed, self.err)
+        if g.is_seat_game:
+            for c in g.classes.values():
+                if c.cards:
+                    resolve_cards.single_card(self, c.cards[0], c.span, f"card class `{c.name}` of a seat game")
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):

@@ -74,9 +74,20 @@ def card_class(cx: Context, stmt: ast.ClassStmt) -> None:
         g.classes[stmt.name] = cx.item(model.CardClass, stmt, ranks=ranks, cards=cards)
 
 
+def single_card(cx: Context, card: str, span, where: str) -> None:
+    cx.err("E0138", f"{where} names the single card {card}; here only whole ranks can be named", span,
+           f"name its rank ({card[:-1]}); single cards are named in values, in the card classes of a dealt "
+           "round and in its conditions")
+
+
 def wild(cx: Context, stmt: ast.WildStmt) -> None:
     g = cx.game
     if cx.singleton(stmt, "wild", g.wild is not None):
+        for part in (stmt.wilds, stmt.stands_for):
+            _ranks, cards = cx.ranks_or_cards(part, "the wild cards")
+            if cards:
+                single_card(cx, cards[0], part.span, "a wild card")
+                return
         g.wild = model.Wild(cx.ranks(stmt.wilds, cx.universe(), "the wild cards"),
                             cx.ranks(stmt.stands_for, cx.universe(), "what a wild stands for"),
                             tuple(stmt.best_by) or ("type", "total"), stmt.span, stmt.cite)
@@ -112,6 +123,9 @@ def order(cx: Context, stmt: ast.OrderStmt) -> None:
     if stmt.what == "card":
         universe = cx.universe()
         for i in stmt.items:
+            if g.shoe is not None and cx.norm_rank(i.text) not in universe and i.text.upper() in g.shoe.cards:
+                single_card(cx, i.text.upper(), i.span, "the card order")
+                return
             if cx.norm_rank(i.text) not in universe:
                 cx.err("E0106", f"unknown rank `{i.text}` in the card order", i.span)
         missing = [r for r in universe if r not in items]

@@ -9,15 +9,12 @@ sequence grows by one card only when the round asks for it. The classes are thos
 no rule of the spec tells apart (the `ANALYSIS` constant lists them: by value,
 by rank, or every card, as `card_reads` found), each with its copies in the
 shoe, so every round is weighed exactly, with card removal. It is exact and
-slower; a round space larger than `MAX_ROUNDS` is refused with a reason, never
-cut short.
+slower; a round space larger than its limit (`ANALYSIS["general"]["limit"]`) is
+refused with a reason, never cut short.
 """
 # ruff: noqa: F821 - ANALYSIS comes from the generated part of the companion; falling from analysis_summary
 
 # ---- companion ----
-
-MAX_ROUNDS = 2_000_000  # rounds (and unfinished deals) played before the general enumeration gives up
-
 
 class Enumerator:
     """One exact enumeration of a shoe of `decks` decks, card class by card class (see the module)."""
@@ -34,6 +31,7 @@ class Enumerator:
         engine = self.engine
         ran_out = engine.ShoeRanOut
         classes, counts = self.classes, self.counts
+        limit = ANALYSIS["general"]["limit"]  # rounds (and unfinished deals) played before it gives up
         used = [0] * len(classes)
         deal = len(engine.DEAL_ORDER)
         leaves = {}  # cards by hand -> [weight, length of the round, dealt totals]
@@ -44,10 +42,12 @@ class Enumerator:
             nonlocal played
             if len(seq) >= deal:
                 played += 1
-                if played > MAX_ROUNDS:
-                    raise engine.EngineError(
-                        f"the exact enumeration of this game would play more than {MAX_ROUNDS:,} rounds; "
+                if played > limit:
+                    too_large = engine.EngineError(
+                        f"the exact enumeration of this game would play more than {limit:,} rounds; "
                         "analyse a shoe of fewer decks, or a spec whose rules read less of each card")
+                    too_large.too_large = True  # the game, not the cards, is at fault: no rule is broken
+                    raise too_large
                 try:
                     r = engine.deal_at(seq, 0)
                 except ran_out:
