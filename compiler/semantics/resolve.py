@@ -126,7 +126,7 @@ class Resolver(Context):
         head = stmts[0]
         if not isinstance(head, ast.GameStmt):
             self.err("E0100", "a spec starts with a `game` line", head.span,
-                     'for example: game baccarat "Baccarat"')
+                     'for example: game my_game "My game"')
             return None, self.diags
         if head.base:
             base = self.load_base(head)

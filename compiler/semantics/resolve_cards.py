@@ -22,7 +22,7 @@ def shoe(cx: Context, stmt: ast.ShoeStmt) -> None:
         kind = decks[STANDARD52]
     if not 1 <= stmt.decks <= 16:
         cx.err("E0121", f"a shoe of {stmt.decks} decks is outside 1–16", stmt.decks_span,
-               "regulators allow 6 to 8 decks for baccarat; a hand game uses 1")
+               "a shoe holds from 1 to 16 decks")
     jokers = tuple(cx.norm_rank(j.text) for j in stmt.jokers)
     for j in stmt.jokers:
         if cx.norm_rank(j.text) in kind.ranks or cx.norm_rank(j.text) in kind.cards:
