@@ -106,6 +106,8 @@ class _Enumerator:
         self.bets = [(b.name, engine.BETS[b.name]) for b in game.bets.values()]
         engine.DRAWERS = tuple((hand, self.wrap(hand, decide)) for hand, decide in engine.DRAWERS)
         self.max_cards = len(game.deal_order) + len(engine.DRAWERS)
+        # a hand that draws while a condition holds may take any number of cards, up to the whole shoe
+        self.longest = sum(n for _codes, n in self.classes) if game.repeats else self.max_cards
         self.last_decision_at = 0
         self.last_drawer: str | None = None
         self.exact = load_engine(emit_analysis_module(game, game.path), f"check_{game.name}_analysis")
@@ -169,13 +171,13 @@ class _Enumerator:
             used[c] += 1
         return out
 
-    def filler(self, seq: list[int]) -> list[int]:
-        """Extend a sequence to the longest round with any cards still in the shoe."""
+    def filler(self, seq: list[int], length: int) -> list[int]:
+        """Extend a sequence to `length` cards with any cards still in the shoe."""
         used = [0] * len(self.classes)
         for c in seq:
             used[c] += 1
         out = list(seq)
-        while len(out) < self.max_cards:
+        while len(out) < length:
             c = max(range(len(self.classes)), key=lambda k: self.classes[k][1] - used[k])
             used[c] += 1
             out.append(c)
@@ -184,7 +186,7 @@ class _Enumerator:
     def run(self) -> RoundSpace:
         sizes = [copies for _codes, copies in self.classes]
         total = sum(sizes)
-        longest = self.max_cards
+        longest = self.longest
         # a prefix of k cards stands for (ways to pick it) × (ways to go on to `longest` cards)
         go_on = [_falling(total - k, longest - k) for k in range(longest + 1)]
         self.denominator = _falling(total, longest)
@@ -236,16 +238,25 @@ class _Enumerator:
         self.space.covered = {name: dict(pairs) for name, pairs in a["covered"].items()}
 
     def play(self, seq: list[int]):
-        cards = self.cards_for(self.filler(seq))
-        if cards is None:
-            return None
-        self.last_decision_at = 0
-        self.last_drawer = None
-        try:
-            return self.engine.play(cards)
-        except self.engine.EngineError as exc:
-            self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
-            return None
+        """The round dealt from `seq` and then any cards; more are added while a hand drawing while a
+        condition holds runs out of them (up to the whole shoe)."""
+        length = max(self.max_cards, len(seq))
+        while True:
+            cards = self.cards_for(self.filler(seq, length))
+            if cards is None:
+                return None
+            self.last_decision_at = 0
+            self.last_drawer = None
+            try:
+                return self.engine.play(cards)
+            except self.engine.NotEnoughCards as exc:
+                if length >= self.longest:
+                    self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
+                    return None
+                length = min(self.longest, 2 * length)
+            except self.engine.EngineError as exc:
+                self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
+                return None
 
     def last_card(self, r, card: str, weight: int) -> None:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""

@@ -87,6 +87,9 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
         if not g.outcomes:
             err("E0128", "the spec declares hands but no outcome", g.span,
                 "add: outcome NAME when …")
+    if not g.hands and not g.types:
+        err("E0128", "the spec declares neither hands nor hand types", g.span,
+            "a dealt round declares hands, a deal and outcomes (hand …); a seat game hand types (type …)")
     resolve(g, "valid_bets_none_when", valid_bet_scope(g), BOOL)
     ts = type_scope(g)
     for t in g.types:

@@ -130,7 +130,7 @@ def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: st
     if "floor" in used:
         imports += ["", "floor = math.floor"]
     names = [literal(n) for n in seen]
-    all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False)
+    all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False, break_long_words=False)
     head = [f"# {safe_text(first_line)}", *doc, "", *imports, "", "__all__ = [", *("    " + x for x in all_lines), "]"]
     return "\n".join(head) + "\n\n\n" + body
 

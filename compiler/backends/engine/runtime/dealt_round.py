@@ -95,6 +95,10 @@ def drawing_steps(r):
 # ---- end no_repeats ----
 
 
+class NotEnoughCards(InvalidCards):
+    """The cards given ran out before the round was over (a hand still had to draw)."""
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -133,7 +137,7 @@ def play(cards, explain=False):
             rule, key, draws = decide(r)
             if draws:
                 if pos >= n:
-                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                    raise NotEnoughCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
                 getattr(r, hand).append(codes[pos])
                 pos += 1
             if explain:
