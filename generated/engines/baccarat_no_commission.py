@@ -51,6 +51,7 @@ dealt_round:
   same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
   grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
   drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  NotEnoughCards                  The cards given ran out before the round was over (a hand still had to draw).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
   play(cards, explain=False)      Adjudicate one round from cards in dealing order; unused cards are left over.
   settle(r, bets)                 What each bet returns, stake included (0 when lost), for an adjudicated round.
@@ -133,13 +134,13 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'drawing_steps', 'Round', 'play', 'settle', 'pays_to',
-    'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut', 'round_max_cards', 'deal_at', 'Shoe',
-    'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound',
-    'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer',
-    'run_jsonl', 'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player',
-    'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair',
-    'bet_super6', 'no_valid_bets', 'pushed_banker', 'pushed_player'
+    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'drawing_steps', 'NotEnoughCards', 'Round', 'play',
+    'settle', 'pays_to', 'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut', 'round_max_cards',
+    'deal_at', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
+    'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
+    'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all',
+    'decide_player', 'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair',
+    'bet_player_pair', 'bet_super6', 'no_valid_bets', 'pushed_banker', 'pushed_player'
 ]
 
 
@@ -512,6 +513,10 @@ def drawing_steps(r):
 # ---- runtime: dealt_round.no_repeats (end) ----
 
 
+class NotEnoughCards(InvalidCards):
+    """The cards given ran out before the round was over (a hand still had to draw)."""
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -550,7 +555,7 @@ def play(cards, explain=False):
             rule, key, draws = decide(r)
             if draws:
                 if pos >= n:
-                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                    raise NotEnoughCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
                 getattr(r, hand).append(codes[pos])
                 pos += 1
             if explain:

@@ -50,6 +50,7 @@ dealt_round:
   total(cards)                    The total of some cards, by the spec's values.
   card_value(card)                The value of one card; asking for a card that was not dealt is an error.
   drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  NotEnoughCards                  The cards given ran out before the round was over (a hand still had to draw).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
   play(cards, explain=False)      Adjudicate one round from cards in dealing order; unused cards are left over.
   settle(r, bets)                 What each bet returns, stake included (0 when lost), for an adjudicated round.
@@ -128,12 +129,12 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'total', 'card_value', 'drawing_steps', 'Round', 'play', 'settle', 'pays_to', 'record', 'read_request',
-    'adjudicate', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses', 'ShoeRanOut', 'round_max_cards',
-    'deal_at', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound',
-    'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer',
-    'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of', 'bet_dragon', 'bet_tiger', 'bet_tie',
-    'bet_suited_tie', 'no_valid_bets'
+    'total', 'card_value', 'drawing_steps', 'NotEnoughCards', 'Round', 'play', 'settle', 'pays_to', 'record',
+    'read_request', 'adjudicate', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses', 'ShoeRanOut',
+    'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
+    'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
+    'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of', 'bet_dragon', 'bet_tiger',
+    'bet_tie', 'bet_suited_tie', 'no_valid_bets'
 ]
 
 
@@ -454,6 +455,10 @@ def drawing_steps(r):
 # ---- runtime: dealt_round.no_repeats (end) ----
 
 
+class NotEnoughCards(InvalidCards):
+    """The cards given ran out before the round was over (a hand still had to draw)."""
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -492,7 +497,7 @@ def play(cards, explain=False):
             rule, key, draws = decide(r)
             if draws:
                 if pos >= n:
-                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                    raise NotEnoughCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
                 getattr(r, hand).append(codes[pos])
                 pos += 1
             if explain:
