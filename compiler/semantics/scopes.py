@@ -129,8 +129,10 @@ class Checker(NodeVisitor):
 
     def fits(self, a: ast.Expr, t: str, scope: Scope) -> bool:
         alts = t.split("|")
-        if any(self.constant(a, scope, x) is not None for x in alts if x in (RANK, SUIT, CARD)):
-            return True
+        for x in alts:
+            const = self.constant(a, scope, x) if x in (RANK, SUIT, CARD) else None
+            if const is not None and const.type in alts:
+                return True
         return Checker([]).visit(a, scope).type in alts
 
     def visit_Call(self, e: ast.Call, scope: Scope) -> ir.Expr:
