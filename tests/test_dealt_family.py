@@ -205,3 +205,16 @@ bet x "X"
         ("wins", "outcome is pw, margin = 8", "11"),
         ("loses", "outcome is tie", "0.5"),
     ]
+
+
+def test_the_card_says_why_the_exact_analysis_is_missing() -> None:
+    from pathlib import Path
+
+    from croupier.tools.analysis.card_math import math_view
+
+    path = Path(__file__).parent / "errors" / "N0701_analysis_missing.rules"
+    g, diags, _ = resolve_file(str(path))
+    assert not [d for d in diags if d.is_error]
+    view = math_view(g, "en")
+    assert list(view) == ["Analysis"] and "missing" in view["Analysis"] and "2,000,000" in view["Analysis"]
+    assert "缺少" in math_view(g, "zh-Hans")["分析"]
