@@ -34,7 +34,7 @@ class Diagnostic:
     """One problem found in a spec, with where it is and how to fix it."""
 
     code: str
-    severity: str  # "error" or "warning"
+    severity: str  # "error", "warning" or "note"
     message: str
     span: Span
     hint: str = ""
@@ -61,6 +61,11 @@ class Diagnostic:
 def error(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
     """Make an error diagnostic."""
     return Diagnostic(code, "error", message, span, hint)
+
+
+def note(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+    """A diagnostic that informs and fails nothing, not even `check --strict`."""
+    return Diagnostic(code, "note", message, span, hint)
 
 
 def warning(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:

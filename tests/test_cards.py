@@ -174,8 +174,9 @@ def test_one_odds_convention_with_worked_amounts_from_the_engine_arithmetic():
             view = card_view(r.game, lang, [], engine)
             for b in r.game.bets.values():
                 shown = next(x for x in view["bets"] if x["name"] == b.name)
-                for w, sw in zip(b.wins, shown["wins"]):
-                    p = w.payout
+                payouts = [p for w in b.wins for p in w.payouts()]  # a payout table's rows, each a winning rule
+                assert len(payouts) == len(shown["wins"])
+                for p, sw in zip(payouts, shown["wins"]):
                     x = pipeline_number(p.gross_multiple() - 1)
                     assert sw["odds"].startswith(mark[lang].format(x=x)), (r.game.name, lang, sw["odds"])
                     back = (engine.pays_to(Fraction(100), p.gross_multiple() - 1, p.commission, p.unit, p.rounding)
@@ -225,7 +226,7 @@ def test_every_rule_the_engine_enforces_is_on_the_card():
                 for term in ("Valid bet", "Cut card", "Burn", "Squeeze", "Push", "Last round", "Void round",
                              "Table limits", "Odds", "Rules fingerprint"):
                     assert term in terms, (g.name, term)
-                commission = any(w.payout.commission for b in g.bets.values() for w in b.wins)
+                commission = any(p.commission for b in g.bets.values() for w in b.wins for p in w.payouts())
                 assert ("Commission" in terms) == commission
 
 

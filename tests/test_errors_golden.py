@@ -56,13 +56,13 @@ def test_paths_are_relative() -> None:
 def test_every_code_has_a_golden() -> None:
     emitted = set()
     for name in EMITTERS:
-        emitted |= set(re.findall(r'"([EW]\d{4})"', (ROOT / "compiler" / name).read_text(encoding="utf-8")))
-    covered = {m.group(1) for p in ERRORS for line in expected(p) for m in [re.search(r"\[([EW]\d{4})\]", line)] if m}
+        emitted |= set(re.findall(r'"([EWN]\d{4})"', (ROOT / "compiler" / name).read_text(encoding="utf-8")))
+    covered = {m.group(1) for p in ERRORS for line in expected(p) for m in [re.search(r"\[([EWN]\d{4})\]", line)] if m}
     assert emitted - covered - set(UNREACHABLE) == set()
 
 
 def test_golden_file_names_its_code() -> None:
     for path in ERRORS:
         code = path.stem.split("_")[0]
-        if re.fullmatch(r"[EW]\d{4}", code):
+        if re.fullmatch(r"[EWN]\d{4}", code):
             assert any(f"[{code}]" in line for line in expected(path)), path.name

@@ -1,7 +1,7 @@
 """Static checks: passes over a resolved game, each returning diagnostics.
 
 Every pass returns a list of diagnostics and never raises; `run_checks` runs
-them all in a fixed order. One module per family: `draw_tables` and `bets`
+them all in a fixed order. One module per family: `draw_tables`, `bets` and `clauses`
 (over the enumerated rounds of `rounds`), `hand_types`, `translations`. The
 passes that need the game as it runs ask an oracle (`oracles`) that the driver
 supplies through `oracle_for`; without one they report nothing. The card
@@ -10,13 +10,13 @@ languages come in as data.
 
 from __future__ import annotations
 
-from croupier.checks import bets, draw_tables, hand_types, translations
+from croupier.checks import bets, clauses, draw_tables, hand_types, translations
 from croupier.checks.oracles import GameOracle, OracleFactory
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.project import DEFAULT_LANGUAGES
 from croupier.semantics.model import Game
 
-ORACLE_PASSES: list = [draw_tables.check, bets.check, hand_types.check]  # check(game, oracle)
+ORACLE_PASSES: list = [draw_tables.check, bets.check, clauses.check, hand_types.check]  # check(game, oracle)
 DATA_PASSES: list = [translations.check]  # check(game, languages)
 PASSES: list = ORACLE_PASSES + DATA_PASSES
 

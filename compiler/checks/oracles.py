@@ -9,7 +9,8 @@ one (a unit test of a pass, say) the exhaustive checks are skipped quietly.
 - `RoundOracle` (dealt-round games): play a card sequence, reporting each draw
   decision (`Decision`: which draw tables apply, the key and cell consulted);
   the truth of every bet clause and outcome of a finished round; what a bet
-  returns; the exact expected returns when the game has an exact analysis.
+  returns; the exact analysis's expected returns and covered clauses, or why
+  it is missing. A round whose cards ran out is `CardsRanOut`: given more, it may finish.
 - `HandOracle` (seat games): which hand types a hand matches, and how it ranks.
 
 A round the rules cannot finish is reported as `RoundFailure` with the engine's
@@ -30,6 +31,19 @@ class RoundFailure(Exception):
     """A round the rules cannot finish, or a fact they cannot tell: the message says why."""
 
 
+class CardsRanOut(RoundFailure):
+    """The cards given ran out while a hand still had to draw: the same round with more cards may finish."""
+
+
+@dataclass(slots=True)
+class ExactSummary:
+    """What the exact analysis tells the checks: expected returns, covered clauses, or why it is missing."""
+
+    returns: dict[str, Fraction]  # bet -> expected return per unit staked (empty when missing)
+    covered: dict[str, dict[int, int]]  # bet -> {clause: the earlier clause that always covers it} (from 0)
+    missing: str = ""  # why the exact analysis cannot enumerate the game ("" when it can)
+
+
 @dataclass(slots=True)
 class Decision:
     """One draw decision met while a round is played."""
@@ -37,7 +51,8 @@ class Decision:
     hand: str
     tables: tuple[int, ...]  # the draw tables (indices into `game.draws`) that apply, in order
     key: object  # the key the first of them consults (None when none applies)
-    cell: bool | None  # that cell: draw, stand, or None when the grid has no cell for the key
+    cell: bool | None  # that cell (or, with no table, the hand's own draw condition): draw, stand, or None
+    # when the grid has no cell for the key
     dealt: int  # cards in the hands when the decision is taken
     round: object  # the round so far (a handle for `RoundOracle.hands`)
 
@@ -47,11 +62,12 @@ class RoundOracle(Protocol):
 
     identity: str  # everything the answers depend on (a digest): the key of cached results
     fact_keys: tuple[tuple, ...]  # ("win", bet, i), ("push", bet, i), ("outcome", name): the order of `facts`
-    exact_analysis: bool  # whether `exact_returns` can answer
+    exact_analysis: bool  # whether the fast exact analysis groups this game's deals (the survey may stop early)
 
     def play(self, cards: Sequence[str], decided: Callable[[Decision], None]) -> object:
-        """Play a round from cards in dealing order, calling `decided` at each draw decision; a missing
-        cell makes the hand stand. Returns the finished round; raises RoundFailure."""
+        """Play a round from cards in dealing order, calling `decided` at each draw decision (a hand that
+        draws while a condition holds: at each card); a missing cell makes the hand stand. Returns the
+        finished round; raises RoundFailure (CardsRanOut when the cards were too few)."""
         ...
 
     def hands(self, round_: object) -> dict[str, list[str]]:
@@ -81,8 +97,8 @@ class RoundOracle(Protocol):
         """What a stake on a bet returns in a finished round, stake included; raises RoundFailure."""
         ...
 
-    def exact_returns(self) -> dict[str, Fraction] | None:
-        """Each bet's expected return per unit staked from the exact analysis (None when it cannot tell)."""
+    def exact_summary(self) -> ExactSummary | None:
+        """The exact analysis's answers (None when a broken rule stops it: its checks report that)."""
         ...
 
 

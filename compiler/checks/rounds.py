@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.cache import cached, from_data
-from croupier.checks.oracles import Decision, RoundFailure, RoundOracle
+from croupier.checks.oracles import CardsRanOut, Decision, RoundFailure, RoundOracle
 from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
@@ -46,6 +46,9 @@ class RoundSpace:
     facts: dict[tuple, Fraction] = field(default_factory=dict)
     returns: dict[str, Fraction] = field(default_factory=dict)  # bet -> expected return per unit staked
     leaves: int = 0
+    # from the exact analysis: bet -> {clause: the earlier clause that always covers it} (clauses from 0)
+    covered: dict[str, dict[int, int]] = field(default_factory=dict)
+    analysis_missing: str = ""  # why the exact analysis cannot enumerate the game ("" when it can)
 
 
 def value_classes(game: Game) -> list[tuple[list[str], int]]:
@@ -78,6 +81,8 @@ class _Enumerator:
         self.fact_keys = oracle.fact_keys
         self.bets = list(game.bets)
         self.max_cards = len(game.deal_order) + len(game.hand_draws())
+        # a hand that draws while a condition holds may take any number of cards, up to the whole shoe
+        self.longest = sum(n for _codes, n in self.classes) if game.repeats else self.max_cards
         self.last_decision_at = 0
         self.last_drawer: str | None = None
         self.weigh_all = full or not oracle.exact_analysis
@@ -118,13 +123,13 @@ class _Enumerator:
             used[c] += 1
         return out
 
-    def filler(self, seq: list[int]) -> list[int]:
-        """Extend a sequence to the longest round with any cards still in the shoe."""
+    def filler(self, seq: list[int], length: int) -> list[int]:
+        """Extend a sequence to `length` cards with any cards still in the shoe."""
         used = [0] * len(self.classes)
         for c in seq:
             used[c] += 1
         out = list(seq)
-        while len(out) < self.max_cards:
+        while len(out) < length:
             c = max(range(len(self.classes)), key=lambda k: self.classes[k][1] - used[k])
             used[c] += 1
             out.append(c)
@@ -133,7 +138,7 @@ class _Enumerator:
     def run(self) -> RoundSpace:
         sizes = [copies for _codes, copies in self.classes]
         total = sum(sizes)
-        longest = self.max_cards
+        longest = self.longest
         # a prefix of k cards stands for (ways to pick it) × (ways to go on to `longest` cards)
         go_on = [_falling(total - k, longest - k) for k in range(longest + 1)]
         self.denominator = _falling(total, longest)
@@ -169,25 +174,38 @@ class _Enumerator:
         return self.space
 
     def exact_returns(self) -> None:
-        """Prefer the exact analysis (it tells ranks apart where a rule compares them;
-        and unless `full`, the enumeration here stops weighing rounds early)."""
-        if not self.oracle.exact_analysis:
+    def exact_returns(self) -> None:
+        """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,
+        the enumeration here stops weighing rounds early); it also tells which bet clauses an earlier
+        clause always covers, and why a game cannot be analysed exactly."""
+        summary = self.oracle.exact_summary()
+        if summary is None:
             return
-        returns = self.oracle.exact_returns()
-        if returns is not None:
-            self.space.returns = returns
+        self.space.analysis_missing = summary.missing
+        self.space.covered = summary.covered
+        if summary.returns:
+            self.space.returns = summary.returns
 
     def play(self, seq: list[int]):
-        cards = self.cards_for(self.filler(seq))
-        if cards is None:
-            return None
-        self.last_decision_at = 0
-        self.last_drawer = None
-        try:
-            return self.oracle.play(cards, self.decided)
-        except RoundFailure as exc:
-            self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
-            return None
+        """The round dealt from `seq` and then any cards; more are added while a hand drawing while a
+        condition holds runs out of them (up to the whole shoe)."""
+        length = max(self.max_cards, len(seq))
+        while True:
+            cards = self.cards_for(self.filler(seq, length))
+            if cards is None:
+                return None
+            self.last_decision_at = 0
+            self.last_drawer = None
+            try:
+                return self.oracle.play(cards, self.decided)
+            except CardsRanOut as exc:
+                if length >= self.longest:
+                    self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
+                    return None
+                length = min(self.longest, 2 * length)
+            except RoundFailure as exc:
+                self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
+                return None
 
     def last_card(self, r, card: str, weight: int) -> None:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""

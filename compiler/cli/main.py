@@ -111,7 +111,7 @@ def cmd_check(args) -> int:
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project)
     diags = [d for r in results for d in r.diagnostics]
-    errors = [d for d in diags if d.is_error or args.strict]
+    errors = [d for d in diags if d.is_error or args.strict and d.severity == "warning"]
     stale = []
     if project is None:
         print(f"croupier: note: {specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
@@ -131,7 +131,7 @@ def cmd_check(args) -> int:
     if errors or stale:
         return 1
     if args.format != "json":
-        warnings = sum(1 for d in diags if not d.is_error)
+        warnings = sum(1 for d in diags if d.severity == "warning")
         print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
     return 0
 

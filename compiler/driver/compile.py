@@ -166,7 +166,7 @@ def game_facts(game: Game, source: str, shown: str) -> dict:
 
     return {"name": game.name, "label": game.labels.get("en", game.name),
             "dealt_round": game.is_dealt_round, "seat_game": game.is_seat_game,
-            "rounded": [b.name for b in game.bets.values() if any(w.payout.rounding for w in b.wins)],
+            "rounded": [b.name for b in game.bets.values() if any(p.rounding for w in b.wins for p in w.payouts())],
             "digest": cache.text_digest(source),
             "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None}
 

@@ -30,25 +30,32 @@ class _Reads(NodeVisitor):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.level = 0
+        self.where: ir.Expr | None = None  # the first expression that needs the level found
         self.classes: set[str] = set()
         self.seen: set[str] = set()
 
-    def need(self, level: str) -> None:
-        self.level = max(self.level, LEVELS.index(level))
+    def need(self, level: str, e: ir.Expr) -> None:
+        if LEVELS.index(level) > self.level:
+            self.level, self.where = LEVELS.index(level), e
 
     def visit_Node(self, e) -> None:
         self.generic_visit(e)
 
     def visit_Call(self, e: ir.Call) -> None:
         if e.function.key in NEEDS:
-            self.need(NEEDS[e.function.key])
+            self.need(NEEDS[e.function.key], e)
         self.generic_visit(e)
 
-    def visit_CardConst(self, e) -> None:
-        self.need("card")
+    def visit_Compare(self, e: ir.Compare) -> None:
+        if e.left.type == ir.CARD:  # two cards compared: which card each is
+            self.need("card", e)
+        self.generic_visit(e)
 
-    def visit_RankConst(self, e) -> None:
-        self.need("rank")
+    def visit_CardName(self, e: ir.CardName) -> None:
+        self.need("card", e)
+
+    def visit_RankName(self, e: ir.RankName) -> None:
+        self.need("rank", e)
 
     def visit_ClassRef(self, e: ir.ClassRef) -> None:
         self.classes.add(e.name)
@@ -79,12 +86,22 @@ def round_exprs(game: Game) -> list[ir.Expr]:
     return [e for e in out if e is not None]
 
 
-def reads(game: Game) -> tuple[str, frozenset[str]]:
-    """(the level of distinction the rules need, the card classes they count)."""
+def reader(game: Game) -> _Reads:
     r = _Reads(game)
     for e in round_exprs(game):
         r.visit(e)
+    return r
+
+
+def reads(game: Game) -> tuple[str, frozenset[str]]:
+    """(the level of distinction the rules need, the card classes they count)."""
+    r = reader(game)
     return LEVELS[r.level], frozenset(r.classes)
+
+
+def finest_rule(game: Game) -> ir.Expr | None:
+    """The first expression that makes the rules tell ranks or cards apart (None when values suffice)."""
+    return reader(game).where
 
 
 def card_classes(game: Game) -> list[tuple[list[str], int]]:
@@ -92,7 +109,7 @@ def card_classes(game: Game) -> list[tuple[list[str], int]]:
     often as the deck holds it; copies of the class in the shoe), in the order of the deck."""
     shoe = game.shoe
     level, counted = reads(game)
-    soft = set(game.soft.ranks) if getattr(game, "soft", None) else set()
+    soft = set(game.soft.ranks) if game.soft is not None else set()
     groups: dict[tuple, list[str]] = {}
     for code in shoe.cards:
         rank = shoe.rank_of(code)

@@ -24,8 +24,8 @@ from croupier.syntax.printer import ExprPrinter
 from croupier.syntax.visitor import Node, NodeVisitor
 
 # the types of expressions
-NUM, BOOL, HAND, CARDS, CARD, ROLE, CLASS, BET = (
-    "number", "condition", "hand", "cards", "card", "seat", "card class", "bet")
+NUM, BOOL, HAND, CARDS, CARD, ROLE, CLASS, BET, RANK, SUIT = (
+    "number", "condition", "hand", "cards", "card", "seat", "card class", "bet", "rank", "suit")
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,31 @@ class RoleRef(Name):
 @dataclass(frozen=True)
 class PairFact(Name):
     """A fact of the pair being settled: `tied`."""
+
+
+@dataclass(frozen=True)
+class RoundFormulaRef(FormulaRef):
+    """A named formula of a dealt round (a top-level `let`), read of the round."""
+
+
+@dataclass(frozen=True)
+class RoundFact(Name):
+    """A fact of a finished dealt round: `cards_used` (how many cards the round used)."""
+
+
+@dataclass(frozen=True)
+class RankName(Name):
+    """A rank of the shoe, compared with a card's rank: `rank(first(player)) = K`."""
+
+
+@dataclass(frozen=True)
+class SuitName(Name):
+    """A suit of the shoe, by its letter: `suit(first(player)) = H`."""
+
+
+@dataclass(frozen=True)
+class CardName(Name):
+    """A single card of the shoe, by its code: `first(player) = KD`."""
 
 
 # ---- calls and tests ----------------------------------------------------------------------------------------
@@ -219,6 +244,10 @@ class Invalid(Expr):
 
 
 # ---- passes every stage shares ------------------------------------------------------------------------------
+
+
+# the references that name something read only once the round is finished (its outcome, the cards it used)
+AFTER_THE_ROUND = (OutcomeIs, RoundFact)
 
 
 class _Printer(ExprPrinter):

@@ -13,42 +13,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
+from croupier.semantics.bet_model import Bet, BetRule, Payout, PayoutRow, PayoutTable  # noqa: F401 - re-exported
 from croupier.semantics.expr import Expr, expr_text, names_used, role_arguments
+from croupier.semantics.items import Item, Labels
 
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
-
-
-@dataclass
-class Labels:
-    """Display names of one thing, by language; `get` falls back zh-Hant → zh → en."""
-
-    texts: dict[str, str] = field(default_factory=dict)
-    span: Span | None = None
-
-    def get(self, lang: str, default: str = "") -> str:
-        if lang in self.texts:
-            return self.texts[lang]
-        if lang.startswith("zh") and "zh" in self.texts:
-            return self.texts["zh"]
-        return self.texts.get("en", default)
-
-    def has(self, lang: str) -> bool:
-        return lang in self.texts or (lang.startswith("zh") and "zh" in self.texts)
-
-
-@dataclass
-class Item:
-    """Something the spec declares: its name, labels, source citation and span."""
-
-    name: str
-    labels: Labels
-    span: Span
-    cite: str | None = None
-    origin: str = ""  # the game whose spec file declared it (a base or the variant)
-
-    def label(self, lang: str) -> str:
-        return self.labels.get(lang, self.name)
 
 
 @dataclass
@@ -194,48 +164,36 @@ class DrawTable:
 
 
 @dataclass
+class DrawRepeat:
+    """`draw HAND while …`: the hand draws one card after another while the condition holds."""
+
+    hand: str
+    when: Expr | None  # None only while the resolver reads the file
+    span: Span
+    cite: str | None = None
+    origin: str = ""
+
+    def describe(self) -> str:
+        return f"draw {self.hand} while {expr_text(self.when) if self.when is not None else '…'}"
+
+
+@dataclass
+class Soft:
+    """Cards that count one of two values (`A counts 1 or 11`): a hand takes the best total not over
+    `limit` (the lowest when every choice is over it)."""
+
+    ranks: tuple[str, ...]
+    low: Fraction
+    high: Fraction
+    limit: Fraction
+    span: Span
+
+
+@dataclass
 class Outcome(Item):
     """A named result of a round, with the condition that decides it."""
 
     when: Expr | None = None
-
-
-@dataclass
-class Payout:
-    """How a winning bet pays; `returns(stake)` is the total back, stake included."""
-
-    style: str  # "including" | "to"
-    ratio: Fraction
-    commission: Fraction | None = None
-    rounding: str | None = None
-    unit: Fraction | None = None
-    text: str = ""
-
-    def gross_multiple(self) -> Fraction:
-        """Total returned per unit staked, before commission."""
-        return self.ratio if self.style == "including" else 1 + self.ratio
-
-
-@dataclass
-class BetRule:
-    """One `wins when …` clause of a bet."""
-
-    when: Expr | None  # None only while the resolver reads the file
-    payout: Payout
-    span: Span
-    cite: str | None = None
-
-
-@dataclass
-class Bet(Item):
-    """A bet: win clauses tried in order, push conditions; otherwise it loses."""
-
-    wins: list[BetRule] = field(default_factory=list)
-    pushes: list[Expr] = field(default_factory=list)
-
-    def expressions(self) -> list[Expr]:
-        """Every expression the bet reads."""
-        return [w.when for w in self.wins if w.when is not None] + list(self.pushes)
 
 
 @dataclass
@@ -348,9 +306,9 @@ class ShoeProcedure:
 
 @dataclass
 class Difference:
-    """How a variant differs from its base: what was overridden or added."""
+    """How a variant differs from its base: what was overridden, added or removed."""
 
-    what: str  # "override" | "add"
+    what: str  # "override" | "add" | "remove"
     kind: str
     name: str
     span: Span
@@ -377,6 +335,7 @@ class Game:
     classes: dict[str, CardClass] = field(default_factory=dict)
     wild: Wild | None = None
     modulus: int | None = None
+    soft: Soft | None = None
     total_cite: str | None = None
     card_order: tuple[str, ...] = ()
     suit_order: tuple[str, ...] = ()
@@ -387,6 +346,8 @@ class Game:
     stand_when: Expr | None = None
     stand_cite: str | None = None
     draws: list[DrawTable] = field(default_factory=list)
+    repeats: dict[str, DrawRepeat] = field(default_factory=dict)  # hand -> its `draw … while` rule
+    draw_order: list[str] = field(default_factory=list)  # hands in the order of their first draw rule
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     bets: dict[str, Bet] = field(default_factory=dict)
     seats: tuple[int, int] | None = None
@@ -438,8 +399,9 @@ class Game:
         return next((t for t in self.types if t.name == name), None)
 
     def hand_draws(self) -> list[tuple[str, list[DrawTable]]]:
-        """Draw tables grouped by hand, hands in order of their first table."""
-        order: list[str] = []
+        """Draw tables grouped by hand, hands in order of their first draw rule (a table or `draw … while`;
+        a hand that draws while a condition holds has no table)."""
+        order = [h for h in self.draw_order if h in self.repeats or any(t.hand == h for t in self.draws)]
         for t in self.draws:
             if t.hand not in order:
                 order.append(t.hand)

@@ -26,6 +26,7 @@ from croupier.semantics.resolve_checks import (
     check_hand_bounds,
     check_name_clashes,
     check_procedure_bounds,
+    check_removed,
     check_shoe_and_values,
     check_table_references,
     draw_ident,
@@ -157,7 +158,7 @@ class Resolver(Context):
         head = stmts[0]
         if not isinstance(head, ast.GameStmt):
             self.err("E0100", "a spec starts with a `game` line", head.span,
-                     'for example: game baccarat "Baccarat"')
+                     'for example: game my_game "My game"')
             return None, self.diags
         if head.base:
             base = self.load_base(head)
@@ -244,6 +245,11 @@ class Resolver(Context):
                 t.ident = draw_ident(hand, i, len(tables))
         check_name_clashes(g, self.err)
         check_expressions(g, self.check, self.err, self.waiting)
+        check_removed(g, self.removed, self.err)
+        if g.is_seat_game:
+            for c in g.classes.values():
+                if c.cards:
+                    resolve_cards.single_card(self, c.cards[0], c.span, f"card class `{c.name}` of a seat game")
 
 
 def resolve_file(path: str, text: str | None = None, loader: Loader | None = None):

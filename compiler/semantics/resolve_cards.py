@@ -22,7 +22,7 @@ def shoe(cx: Context, stmt: ast.ShoeStmt) -> None:
         kind = decks[STANDARD52]
     if not 1 <= stmt.decks <= 16:
         cx.err("E0121", f"a shoe of {stmt.decks} decks is outside 1–16", stmt.decks_span,
-               "regulators allow 6 to 8 decks for baccarat; a hand game uses 1")
+               "a shoe holds from 1 to 16 decks")
     jokers = tuple(cx.norm_rank(j.text) for j in stmt.jokers)
     for j in stmt.jokers:
         if cx.norm_rank(j.text) in kind.ranks or cx.norm_rank(j.text) in kind.cards:
@@ -74,6 +74,12 @@ def card_class(cx: Context, stmt: ast.ClassStmt) -> None:
         g.classes[stmt.name] = cx.item(model.CardClass, stmt, ranks=ranks, cards=cards)
 
 
+def single_card(cx: Context, card: str, span, where: str) -> None:
+    cx.err("E0138", f"{where} names the single card {card}; here only whole ranks can be named", span,
+           f"name its rank ({card[:-1]}); single cards are named in values, in the card classes of a dealt "
+           "round and in its conditions")
+
+
 def wild(cx: Context, stmt: ast.WildStmt) -> None:
     """`wild BJ SJ as …` (whole ranks) or `wild KD as …` (one card: its rank's other cards stay plain), or both."""
     g = cx.game
@@ -93,6 +99,19 @@ def total(cx: Context, stmt: ast.TotalStmt) -> None:
     g = cx.game
     if cx.singleton(stmt, "total", g.modulus is not None or g.total_cite is not None):
         g.modulus, g.total_cite = stmt.modulus, stmt.cite or ""
+        g.soft = None
+        if stmt.soft_ranks is not None:
+            low, high = stmt.soft_values
+            span = stmt.soft_span or stmt.span
+            if stmt.modulus is not None:
+                cx.err("E0136", "a total modulo a number takes no best of two values", span,
+                       "drop `mod`, or drop the cards that count one of two values")
+            elif high <= low:
+                cx.err("E0136", "a card counts its value or a higher one: write the lower value first", span,
+                       f"for example: counts {high} or {low}" if high < low else "give two different values")
+            else:
+                ranks = cx.ranks(stmt.soft_ranks, cx.universe(), "the total rule")
+                g.soft = model.Soft(ranks, low, high, stmt.soft_limit, span)
 
 
 def order(cx: Context, stmt: ast.OrderStmt) -> None:
@@ -106,6 +125,9 @@ def order(cx: Context, stmt: ast.OrderStmt) -> None:
     if stmt.what == "card":
         universe = cx.universe()
         for i in stmt.items:
+            if g.shoe is not None and cx.norm_rank(i.text) not in universe and i.text.upper() in g.shoe.cards:
+                single_card(cx, i.text.upper(), i.span, "the card order")
+                return
             if cx.norm_rank(i.text) not in universe:
                 cx.err("E0106", f"unknown rank `{i.text}` in the card order", i.span)
         missing = [r for r in universe if r not in items]

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from croupier.diagnostics import Span
+from croupier.semantics import expr as ir
 from croupier.semantics import model
 from croupier.semantics.answer_fields import ANSWER_SUFFIXES, ENGINE_GLOBALS
-from croupier.semantics.expr import names_used
+from croupier.semantics.expr import Expr, names_used
 from croupier.syntax import ast
+from croupier.syntax.visitor import NodeVisitor
 
 TIEBREAK_KEYS = ("total", "count", "no wild", "high card", "high suit")
 
@@ -39,6 +41,11 @@ def check_shoe_and_values(g: model.Game, err: Callable[..., None], value_span: S
             if r not in g.shoe.ranks + g.shoe.jokers or r in wild:
                 err("E0127", f"a wild stands for {r}, which the deck lacks or is itself wild", g.wild.span,
                     "a wild stands for ranks of the shoe that are not wild")
+    if g.soft is not None:
+        for r in g.soft.ranks:
+            if r in g.values and g.values[r] != g.soft.low:
+                err("E0136", f"the total counts {r} as {g.soft.low} or {g.soft.high}, but its value is "
+                             f"{g.values[r]}", g.soft.span, f"give {r} the value {g.soft.low}, the lower of the two")
     if g.total_cite is None and g.modulus is None:
         err("E0125", "the spec has no `total` statement", g.span, "add: total sum mod 10, or: total sum")
 
@@ -123,6 +130,65 @@ def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.Room
                      squeeze.span)
 
 
+def game_expressions(g: model.Game) -> list[tuple[str, Expr]]:
+    """Every expression of a game with the place it stands (for messages)."""
+    out: list[tuple[str, Expr | None]] = [("the stand rule", g.stand_when), ("the valid-bet rule", g.valid_bets_none_when)]
+    out += [(f"draw table {t.describe()}", x) for t in g.draws for x in (t.when, t.row_key, t.col_key)]
+    out += [(f"event `{e.name}`", e.when) for e in g.events.values()]
+    out += [(f"outcome `{o.name}`", o.when) for o in g.outcomes.values()]
+    out += [(f"bet `{b.name}`", x) for b in g.bets.values() for x in b.expressions()]
+    out += [(f"formula `{f.name}`", f.expr) for f in g.formulas.values()]
+    out += [(f"hand type `{t.name}`", t.when) for t in g.types]
+    if g.settlement is not None:
+        out += [("the settlement", x) for cl in g.settlement.clauses for x in (cl.expr, cl.unless)]
+    return [(where, x) for where, x in out if x is not None]
+
+
+class _Refs(NodeVisitor):
+    """The (kind, name) of everything an expression refers to by name."""
+
+    KINDS = {ir.EventRef: "event", ir.ClassRef: "class", ir.FormulaRef: "formula", ir.BetRef: "bet"}
+
+    def __init__(self) -> None:
+        self.found: set[tuple[str, str]] = set()
+
+    def visit_Expr(self, e: Expr) -> None:
+        self.generic_visit(e)
+
+    def visit_Name(self, e: ir.Name) -> None:
+        kind = self.KINDS.get(type(e))
+        if kind is not None:
+            self.found.add((kind, e.name))
+
+    def visit_OutcomeIs(self, e: ir.OutcomeIs) -> None:
+        self.found.add(("outcome", e.what))
+
+    def visit_TypeIs(self, e: ir.TypeIs) -> None:
+        self.found.add(("hand type", e.what))
+
+
+def check_removed(g: model.Game, removed: list[tuple[str, str, Span]], err: Callable[..., None]) -> None:
+    """What a variant removes must not be what the rest of the game still reads."""
+    if not removed:
+        return
+    uses: dict[tuple[str, str], str] = {}
+    for where, x in game_expressions(g):
+        refs = _Refs()
+        refs.visit(x)
+        for ref in refs.found:
+            uses.setdefault(ref, where)
+    if g.squeeze is not None:
+        for b in g.squeeze.bets:
+            uses.setdefault(("bet", b), "the squeeze rule")
+    if g.settlement is not None and g.settlement.stake:
+        uses.setdefault(("formula", g.settlement.stake), "the settlement's stake")
+    for kind, name, span in removed:
+        where = uses.get((kind, name))
+        if where is not None:
+            err("E0410", f"{kind} `{name}` is removed, but {where} still reads it", span,
+                f"override {where} as well, or keep the {kind}")
+
+
 # ---- names that the engine writes into its answers, or turns into Python identifiers --------------------
 # (the answer's fields and the engine's own names are declared in `answer_fields`)
 
@@ -174,8 +240,10 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
 
     for hand, tables in g.hand_draws():
         item = g.hands.get(hand)
-        span = item.span if item is not None else tables[0].span
+        span = item.span if item is not None else (tables[0].span if tables else g.span)
         ident(f"decide_{hand}", "hand", hand, span)
+        if hand in g.repeats:
+            ident(f"DRAW_{hand.upper()}_RULE", "hand", hand, span)
         for t in tables:
             ident(t.ident, "hand", hand, span)
             ident(t.ident + "_RULE", "hand", hand, span)
@@ -185,6 +253,12 @@ def check_name_clashes(g: model.Game, err: Callable[..., None]) -> None:
             ident(f"{prefix}_{item.name}", kind, item.name, item.span)
     for t in g.types:
         ident(f"type_{t.name}", "hand type", t.name, t.span)
+    for b in g.bets.values():
+        for i, rule in enumerate(b.clauses, 1):
+            if rule.table is not None:
+                ident(f"pays_{b.name}_{i}", "bet", b.name, b.span)
+        if any(c.kind == "push" for c in b.clauses):
+            ident(f"pushed_{b.name}", "bet", b.name, b.span)
 
 
 # ---- bounds: what `check`, `simulate` and the engine can afford --------------------------------------------

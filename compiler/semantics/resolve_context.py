@@ -54,6 +54,7 @@ class Context:
         self.pending_cut: ast.CutCardStmt | None = None
         self.hand_size_span: Span | None = None
         self.value_span: Span | None = None
+        self.removed: list[tuple[str, str, Span]] = []  # (kind, name, where) of each `remove`
 
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
         self.diags.append(error(code, msg, span, hint))

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from croupier.semantics import expr as ir
 from croupier.semantics import model
 from croupier.semantics.expr import BOOL, NUM
 from croupier.semantics.game_scopes import round_scope, settle_scope, table_scope, type_scope, valid_bet_scope
 from croupier.semantics.resolve_checks import check_settlement_roles
 from croupier.semantics.scopes import Checker, Scope
 from croupier.syntax import ast
+from croupier.syntax.visitor import NodeVisitor, children
 
 
 class Unresolved:
@@ -39,7 +41,7 @@ class Unresolved:
 def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiting: Unresolved) -> None:  # noqa: C901
     """Check every waiting expression against the scope of its place (one block per place) and resolve it."""
 
-    def resolve(obj: object, field: str, scope: Scope, want: str, checker: Checker = c) -> None:
+    def resolve(obj: object, field: str, scope: Scope, want: str | None, checker: Checker = c) -> None:
         syntax = waiting.get(obj, field)
         if syntax is not None:
             setattr(obj, field, checker.check(syntax, scope, want))
@@ -48,23 +50,36 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
     # without hand types) is resolved all the same, so that the model holds no syntax, but not reported
     quiet = Checker([])
     rc = c if g.hands else quiet
-    rs = round_scope(g, with_outcome=False)
+    # an event may read the finished round (its outcome): it is reported after it; events read no events
     for ev in g.events.values():
-        resolve(ev, "when", round_scope(g, with_outcome=False, with_events=False), BOOL, rc)
+        resolve(ev, "when", round_scope(g, with_outcome=True, with_events=False, formulas=()), BOOL, rc)
+    if g.hands:  # a dealt round's formulas, in order: each reads the round and the formulas before it
+        earlier: list[str] = []
+        for name, f in g.formulas.items():
+            resolve(f, "expr", round_scope(g, with_outcome=True, formulas=earlier), None, rc)
+            earlier.append(name)
+    rs = round_scope(g, with_outcome=False)
     resolve(g, "stand_when", rs, BOOL, rc)
     for t in g.draws:
         resolve(t, "when", rs, BOOL, rc)
         resolve(t, "row_key", rs, NUM, rc)
         resolve(t, "col_key", rs, NUM, rc)
+    for rep in g.repeats.values():
+        resolve(rep, "when", rs, BOOL, rc)
     for o in g.outcomes.values():
         resolve(o, "when", rs, BOOL, rc)
+    before_the_end = [g.stand_when] + [x for t in g.draws for x in (t.when, t.row_key, t.col_key)]
+    before_the_end += [r.when for r in g.repeats.values()] + [o.when for o in g.outcomes.values()]
+    for e in before_the_end:
+        check_before_the_end(g, e, err)
     bs = round_scope(g, with_outcome=True)
     for b in g.bets.values():
-        for w in b.wins:
+        for w in b.clauses:
             resolve(w, "when", bs, BOOL, rc)
-        pushes = waiting.get(b, "pushes")
-        if pushes is not None:
-            b.pushes = [rc.check(p, bs, BOOL) for p in pushes]
+            if w.table is not None:
+                resolve(w.table, "key", bs, NUM, rc)
+                for row in w.table.rows:
+                    resolve(row, "condition", bs, BOOL, rc)
     if g.hands:
         if not g.deal_order:
             err("E0128", "the spec declares hands but no `deal` order", g.span,
@@ -80,7 +95,7 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
     ts = type_scope(g)
     for t in g.types:
         resolve(t, "when", ts, BOOL)
-    for f in g.formulas.values():
+    for f in g.formulas.values() if not g.hands else ():
         resolve(f, "expr", table_scope(g), NUM, c if g.types else quiet)
     if g.types:
         if g.settlement is None:
@@ -110,3 +125,55 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
             err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
                 "add: pay min(a, b)")
         check_settlement_roles(g, err)
+
+
+class _AfterTheRound(NodeVisitor):
+    """The events and formulas an expression names that read the finished round (its outcome, the cards
+    it used), directly or through other formulas."""
+
+    def __init__(self, game: model.Game) -> None:
+        self.game = game
+        self.memo: dict[str, bool] = {}
+
+    def reads_after(self, e: ir.Expr | None) -> bool:
+        if e is None:
+            return False
+        return any(True for _ in self.refs(e, first_only=True))
+
+    def refs(self, e: ir.Expr, first_only: bool = False):
+        """(reference, …) of `e` that read the finished round; a direct `outcome is` yields itself."""
+        stack = [e]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ir.AFTER_THE_ROUND):
+                yield node
+            elif isinstance(node, (ir.EventRef, ir.RoundFormulaRef)) and self.named_after(node):
+                yield node
+            else:
+                stack.extend(children(node))
+
+    def named_after(self, ref: ir.Name) -> bool:
+        key = f"{type(ref).__name__}:{ref.name}"
+        if key not in self.memo:
+            self.memo[key] = False  # a cycle reads nothing more
+            if isinstance(ref, ir.EventRef):
+                target = self.game.events.get(ref.name)
+                body = target.when if target is not None else None
+            else:
+                target = self.game.formulas.get(ref.name)
+                body = target.expr if target is not None else None
+            self.memo[key] = self.reads_after(body)
+        return self.memo[key]
+
+
+def check_before_the_end(g: model.Game, e: ir.Expr | None, err: Callable[..., None]) -> None:
+    """A rule of the deal, the draws or the outcome names no event or formula that reads the finished round."""
+    if e is None or not g.hands:
+        return
+    for ref in _AfterTheRound(g).refs(e):
+        if isinstance(ref, (ir.EventRef, ir.RoundFormulaRef)):
+            what = "event" if isinstance(ref, ir.EventRef) else "formula"
+            err("E0304", f"{what} `{ref.name}` reads the finished round (its outcome or the cards it used), "
+                         "which this rule comes before", ref.span,
+                f"test `{ref.name}` in a bet or an event; a rule of the deal, the draws or the outcome cannot "
+                "depend on the outcome")

@@ -28,6 +28,10 @@ def deal(cx: Context, stmt: ast.DealStmt) -> None:
             if r.text not in g.hands:
                 cx.err("E0101", f"unknown hand `{r.text}` in the deal", r.span,
                        f"hands: {', '.join(g.hands) or 'none (declare them with `hand`)'}")
+        for h in g.hands.values():
+            if h.name not in g.deal_order:
+                cx.err("E0139", f"the deal gives hand `{h.name}` no card", stmt.span,
+                       f"every hand is dealt one card or more: add {h.name} to the deal")
 
 
 def event(cx: Context, stmt: ast.EventStmt) -> None:
@@ -55,13 +59,36 @@ def draw(cx: Context, stmt: ast.DrawStmt) -> None:
     cond = expr_text(stmt.when) if stmt.when is not None else ""
     same = [t for t in g.draws if t.hand == stmt.hand and condition_text(cx, t) == cond]
     label = f"{stmt.hand}{' when ' + cond if cond else ''}"
+    if stmt.hand in g.repeats:
+        cx.err("E0137", f"hand `{stmt.hand}` draws while a condition holds, so it has no draw table",
+               stmt.hand_span or stmt.span, "a hand draws by its tables or by `draw … while …`, not both")
     if cx.replace_check(stmt, bool(same), "draw table", label):
+        if stmt.hand not in g.draw_order:
+            g.draw_order.append(stmt.hand)
         for field in ("when", "row_key", "col_key"):
             cx.waiting.put(table, field, getattr(stmt, field))
         if same:
             g.draws[g.draws.index(same[0])] = table
         else:
             g.draws.append(table)
+
+
+def draw_while(cx: Context, stmt: ast.DrawWhileStmt) -> None:
+    """`draw HAND while …`: one rule a hand, instead of tables; a variant overrides it by the hand."""
+    g = cx.game
+    if stmt.hand not in g.hands:
+        cx.err("E0101", f"unknown hand `{stmt.hand}` in a draw rule", stmt.hand_span or stmt.span,
+               f"hands: {', '.join(g.hands) or 'none'}")
+    if any(t.hand == stmt.hand for t in g.draws):
+        cx.err("E0137", f"hand `{stmt.hand}` has a draw table, so it cannot also draw while a condition holds",
+               stmt.hand_span or stmt.span, "a hand draws by its tables or by `draw … while …`, not both")
+        return
+    if cx.replace_check(stmt, stmt.hand in g.repeats, "repeated draw", stmt.hand):
+        rule = model.DrawRepeat(stmt.hand, None, stmt.span, stmt.cite, origin=g.name)
+        cx.waiting.put(rule, "when", stmt.when)
+        g.repeats[stmt.hand] = rule
+        if stmt.hand not in g.draw_order:
+            g.draw_order.append(stmt.hand)
 
 
 def condition_text(cx: Context, t: model.DrawTable) -> str:
@@ -85,5 +112,6 @@ STATEMENTS: Handlers = {
     ast.EventStmt: event,
     ast.StandStmt: stand,
     ast.DrawStmt: draw,
+    ast.DrawWhileStmt: draw_while,
     ast.OutcomeStmt: outcome,
 }

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
+from croupier.syntax.bet_ast import LosesClause, Payout, PayoutRow, PushClause, WinsClause  # noqa: F401 - re-exported
 from croupier.syntax.expr_ast import (  # noqa: F401 - re-exported: the expression nodes are part of the tree
     Binary,
     BoolOp,
@@ -195,9 +196,14 @@ class WildStmt(Stmt):
 
 @dataclass
 class TotalStmt(Stmt):
-    """`total sum [mod N]`."""
+    """`total sum [mod N] [, A counts 1 or 11, best not over 21]`: the total, and the cards that count one
+    of two values (the hand takes the best total not over the limit)."""
 
     modulus: int | None = None
+    soft_ranks: RankSet | None = None
+    soft_values: tuple[Fraction, Fraction] | None = None
+    soft_limit: Fraction | None = None
+    soft_span: Span | None = None
     kind = "total"
 
 
@@ -263,6 +269,16 @@ class DrawStmt(Stmt):
 
 
 @dataclass
+class DrawWhileStmt(Stmt):
+    """`draw HAND while EXPR`: the hand draws one card after another while the condition holds."""
+
+    hand: str = ""
+    hand_span: Span | None = None
+    when: Expr | None = None
+    kind = "repeated draw"
+
+
+@dataclass
 class OutcomeStmt(Named):
     """`outcome banker "Banker wins" when …`."""
 
@@ -271,44 +287,25 @@ class OutcomeStmt(Named):
 
 
 @dataclass
-class Payout:
-    """How a winning bet pays: `including` stake (odds-for) or `to` (odds-to-one)."""
-
-    style: str  # "including" or "to"
-    ratio: Fraction
-    commission: Fraction | None
-    rounding: str | None
-    unit: Fraction | None
-    span: Span
-    text: str
-
-
-@dataclass
-class WinsClause:
-    """`wins when EXPR, pays …`."""
-
-    when: Expr
-    payout: Payout
-    span: Span
-    cite: str | None = None
-
-
-@dataclass
-class PushClause:
-    """`push when EXPR`: the stake comes back."""
-
-    when: Expr
-    span: Span
-    cite: str | None = None
-
-
-@dataclass
 class BetStmt(Named):
-    """`bet NAME labels` with win and push clauses, tried in order."""
+    """`bet NAME labels` with its clauses, tried in the order written (`clauses`)."""
 
-    wins: list[WinsClause] = field(default_factory=list)
-    pushes: list[PushClause] = field(default_factory=list)
+    clauses: list[WinsClause | PushClause | LosesClause] = field(default_factory=list)
     kind = "bet"
+
+    @property
+    def wins(self) -> list[WinsClause]:
+        return [c for c in self.clauses if isinstance(c, WinsClause)]
+
+
+@dataclass
+class RemoveStmt(Stmt):
+    """`remove bet super6`: a variant drops something its base declares."""
+
+    what: str = ""
+    name: str = ""
+    name_span: Span | None = None
+    kind = "remove"
 
 
 @dataclass

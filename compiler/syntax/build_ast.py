@@ -8,6 +8,8 @@ from lark import Token, Transformer, Tree, v_args
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
+from croupier.syntax.build_bets import BetsBuilder
+from croupier.syntax.build_cards import CardsBuilder
 
 
 def _num(text: str) -> Fraction:
@@ -15,7 +17,7 @@ def _num(text: str) -> Fraction:
 
 
 @v_args(meta=True)
-class BuildAst(Transformer):
+class BuildAst(CardsBuilder, BetsBuilder, Transformer):
     """Build `ast` nodes; anything odd becomes a diagnostic, never an exception."""
 
     def __init__(self, path: str) -> None:
@@ -130,124 +132,6 @@ class BuildAst(Transformer):
         return ast.AssumeStmt(self.span(meta), name=str(name), name_span=self.tspan(name), labels=labels,
                               cite=self._cite(children))
 
-    # ---- cards ---------------------------------------------------------------------
-    def rank(self, meta, children):
-        return self.ref(children[0])
-
-    def rank_range(self, meta, children):
-        return ("range", children[0], children[1])
-
-    def rank_set(self, meta, children):
-        parts = []
-        for c in children:
-            if isinstance(c, tuple) and c[0] == "range":
-                parts.append((c[1], c[2]))
-            else:
-                parts.append((c, None))
-        return ast.RankSet(parts, self.span(meta))
-
-    def points(self, meta, children):
-        value = _num(str(children[0]))
-        if len(children) > 1:
-            den = _num(str(children[1]))
-            if den == 0:
-                self.diagnostics.append(error("E0003", "a value cannot divide by zero", self.span(meta)))
-                return ("points", Fraction(0))
-            value = value / den
-        return ("points", value)
-
-    def value_item(self, meta, children):
-        ranks = children[0]
-        pts = children[1]
-        points = None if isinstance(pts, Token) and pts.type == "PIP" else pts[1]
-        return ast.ValueItem(ranks, points, self.span(meta))
-
-    def value(self, meta, children):
-        items = [c for c in children if isinstance(c, ast.ValueItem)]
-        return ast.ValueStmt(self.span(meta), items=items, cite=self._cite(children))
-
-    def jokers(self, meta, children):
-        return ("jokers", list(children))
-
-    def shoe(self, meta, children):
-        count = self._tokens(children, "INT")[0]
-        deck = self._tokens(children, "NAME")[0]
-        jokers = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "jokers"), [])
-        return ast.ShoeStmt(self.span(meta), decks=int(count), decks_span=self.tspan(count), deck=str(deck),
-                            deck_span=self.tspan(deck), jokers=jokers, cite=self._cite(children))
-
-    def deck_named(self, meta, children):
-        return ("base", self.ref(children[0]))
-
-    def deck_product(self, meta, children):
-        ranks = next(c for c in children if isinstance(c, ast.RankSet))
-        return ("product", ranks, [self.ref(t) for t in self._tokens(children, "NAME")])
-
-    def deck_cards(self, meta, children):
-        return ("cards", [c for c in children if isinstance(c, ast.RankRef)])
-
-    def deck_without(self, meta, children):
-        return ("without", children[0])
-
-    def deck_jokers(self, meta, children):
-        return ("jokers", [c for c in children if isinstance(c, ast.RankRef)])
-
-    def deck(self, meta, children):
-        name = self._tokens(children, "NAME")[0]
-        stmt = ast.DeckStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
-                            labels=self._labels(children), cite=self._cite(children))
-        for c in children:
-            if not isinstance(c, tuple):
-                continue
-            if c[0] == "base":
-                stmt.base, stmt.base_span = c[1].text, c[1].span
-            elif c[0] == "product":
-                stmt.ranks, stmt.suits = c[1], c[2]
-            elif c[0] == "cards":
-                stmt.cards = c[1]
-            elif c[0] == "without":
-                stmt.without.append(c[1])
-            elif c[0] == "jokers":
-                stmt.jokers.extend(c[1])
-        return stmt
-
-    def suit(self, meta, children):
-        name = self._tokens(children, "NAME")[0]
-        return ast.SuitStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
-                            labels=self._labels(children), cite=self._cite(children))
-
-    def joker(self, meta, children):
-        rank = children[0]
-        return ast.JokerStmt(self.span(meta), name=rank.text, name_span=rank.span, labels=self._labels(children),
-                             cite=self._cite(children))
-
-    def card_class(self, meta, children):
-        name = self._tokens(children, "NAME")[0]
-        ranks = next(c for c in children if isinstance(c, ast.RankSet))
-        return ast.ClassStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
-                             labels=self._labels(children), ranks=ranks, cite=self._cite(children))
-
-    def wild_key(self, meta, children):
-        return ("wild_key", str(children[0]))
-
-    def wild(self, meta, children):
-        sets = [c for c in children if isinstance(c, ast.RankSet)]
-        keys = [c[1] for c in children if isinstance(c, tuple) and c[0] == "wild_key"]
-        return ast.WildStmt(self.span(meta), wilds=sets[0], stands_for=sets[1], best_by=keys,
-                            cite=self._cite(children))
-
-    def total(self, meta, children):
-        ints = self._tokens(children, "INT")
-        return ast.TotalStmt(self.span(meta), modulus=int(ints[0]) if ints else None, cite=self._cite(children))
-
-    def card_order(self, meta, children):
-        items = [c for c in children if isinstance(c, ast.RankRef)]
-        return ast.OrderStmt(self.span(meta), what="card", items=items, cite=self._cite(children))
-
-    def suit_order(self, meta, children):
-        items = [self.ref(t) for t in self._tokens(children, "NAME")]
-        return ast.OrderStmt(self.span(meta), what="suit", items=items, cite=self._cite(children))
-
     # ---- rounds ----------------------------------------------------------------------
     def hand(self, meta, children):
         name = self._tokens(children, "NAME")[0]
@@ -305,50 +189,15 @@ class BuildAst(Transformer):
         return ast.DrawStmt(self.span(meta), hand=str(name), hand_span=self.tspan(name), grid=grid, when=when,
                             row_key=keys[0], col_key=keys[1] if len(keys) > 1 else None, cite=self._cite(children))
 
+    def draw_while(self, meta, children):
+        name = self._tokens(children, "NAME")[0]
+        return ast.DrawWhileStmt(self.span(meta), hand=str(name), hand_span=self.tspan(name),
+                                 when=self._exprs(children)[0], cite=self._cite(children))
+
     def outcome(self, meta, children):
         name = self._tokens(children, "NAME")[0]
         return ast.OutcomeStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
                                labels=self._labels(children), when=self._exprs(children)[0], cite=self._cite(children))
-
-    # ---- bets ---------------------------------------------------------------------------
-    def commission(self, meta, children):
-        nums = self._tokens(children, "NUMBER")
-        rounding = self._tokens(children, "ROUNDING")
-        return ("commission", _num(str(nums[0])) / 100, str(rounding[0]) if rounding else None,
-                _num(str(nums[1])) if len(nums) > 1 else None)
-
-    def pays_including(self, meta, children):
-        n = children[0]
-        return ast.Payout("including", _num(str(n)), None, None, None, self.span(meta), f"{n} including stake")
-
-    def pays_to(self, meta, children):
-        a, b = children[0], children[1]
-        den = _num(str(b))
-        ratio = _num(str(a)) / den if den else Fraction(0)
-        if not den:
-            self.diagnostics.append(error("E0003", "a payout `X to 0` divides by zero", self.span(meta)))
-        com = next((c for c in children if isinstance(c, tuple) and c[0] == "commission"), None)
-        text = f"{a} to {b}"
-        if com:
-            text += f" less {com[1] * 100}% commission"
-        return ast.Payout("to", ratio, com[1] if com else None, com[2] if com else None, com[3] if com else None,
-                          self.span(meta), text)
-
-    def wins(self, meta, children):
-        expr = self._exprs(children)[0]
-        payout = next(c for c in children if isinstance(c, ast.Payout))
-        return ast.WinsClause(expr, payout, self.span(meta), self._cite(children))
-
-    def push(self, meta, children):
-        return ast.PushClause(self._exprs(children)[0], self.span(meta), self._cite(children))
-
-    def bet(self, meta, children):
-        name = self._tokens(children, "NAME")[0]
-        stmt = ast.BetStmt(self.span(meta), name=str(name), name_span=self.tspan(name),
-                           labels=self._labels(children), cite=self._cite(children))
-        stmt.wins = [c for c in children if isinstance(c, ast.WinsClause)]
-        stmt.pushes = [c for c in children if isinstance(c, ast.PushClause)]
-        return stmt
 
     # ---- seat games ----------------------------------------------------------------------
     def seats(self, meta, children):

@@ -33,7 +33,7 @@ FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (0x200E, 0x20
 FORBIDDEN_RE = re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
 # the rules of the grammar that nest an expression one level deeper
 EXPR_RULES = frozenset({"or_expr", "and_expr", "not_expr", "compare", "in_range", "binary", "negate", "call",
-                        "if_expr", "draw_key", "draw_when"})
+                        "if_expr", "draw_key", "draw_when", "draw_while"})
 
 
 class IndentationError_(LarkError):

@@ -7,7 +7,7 @@ from fractions import Fraction
 from croupier.syntax import ast
 from croupier.syntax.visitor import Node, NodeVisitor
 
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "neg": 7, "atom": 8}
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6, "neg": 7, "atom": 8}
 
 
 def number_text(value: Fraction) -> str:

@@ -31,7 +31,7 @@ from croupier.backends.cards.worked import worked_examples
 from croupier.diagnostics import Span
 from croupier.semantics.cases import Case
 from croupier.semantics.expr import expr_text
-from croupier.semantics.model import DrawTable, Game
+from croupier.semantics.model import Bet, BetRule, DrawTable, Game
 from croupier.syntax.printer import number_text
 
 EXAMPLE_STAKE = 100
@@ -88,13 +88,14 @@ def draw_view(s: Sentences, t: DrawTable) -> dict:
 
 
 def _bet_terms(s: Sentences, game: Game, name: str) -> list[str]:
-    """A bet's win clauses in words, for a variant's comparison with its base."""
+    """A bet's rules in words, in the order they are tried, for a variant's comparison with its base."""
     bet = game.bets.get(name)
     if bet is None:
         return []
     base = Sentences(game, s.lang, s.engine)
-    return [base.p.sentences([base.wins(w.when), base.say(N_("Pays %(odds)s."), odds=base.odds(w.payout))])
-            for w in bet.wins]
+    return [r["text"] if r["kind"] != "wins" else base.p.sentences([r["text"], base.say(N_("Pays %(odds)s."),
+                                                                                        odds=r["odds"])])
+            for r in rule_views(base, bet)]
 
 
 def provenance(game: Game, lang: str) -> dict:
@@ -151,15 +152,41 @@ def round_rules(s: Sentences, g: Game) -> list[dict]:
     return out
 
 
+def win_view(s: Sentences, rule: BetRule, text: str, payout, code: str) -> dict:
+    return {"kind": "wins", "text": text, "odds": s.odds(payout), "cite": rule.cite or "",
+            "payout": s.p.sentences([x for x in (s.payout(payout, EXAMPLE_STAKE), s.rounding(payout)) if x]),
+            "spec": spec_ref(code, rule.span, rule.cite)}
+
+
+def rule_views(s: Sentences, bet: Bet) -> list[dict]:
+    """A bet's rules in words, in the order they are tried; a payout table's rows each as a winning rule."""
+    out: list[dict] = []
+    for rule in bet.clauses:
+        code = rule.describe()
+        if rule.kind == "push":
+            out.append({"kind": "push", "text": s.push(rule.when), "cite": rule.cite or "",
+                        "spec": spec_ref(code, rule.span, rule.cite)})
+        elif rule.kind == "loses":
+            out.append({"kind": "loses", "text": s.loses(rule.when, rule.part), "cite": rule.cite or "",
+                        "spec": spec_ref(code, rule.span, rule.cite)})
+        elif rule.table is not None:
+            for row in rule.table.rows:
+                text = s.table_row(rule.when, rule.table.key, row)
+                out.append(win_view(s, rule, text, row.payout, f"{code} | {row.label()} | {row.payout.text} |"))
+        else:
+            out.append(win_view(s, rule, s.wins(rule.when), rule.payout,
+                                f"{code}".rstrip(", ")))
+    return out
+
+
 def bet_views(s: Sentences, g: Game) -> list[dict]:
     out = []
     for b in g.bets.values():
-        wins = [{"text": s.wins(w.when), "odds": s.odds(w.payout), "cite": w.cite or "",
-                 "payout": s.p.sentences([x for x in (s.payout(w.payout, EXAMPLE_STAKE), s.rounding(w.payout)) if x]),
-                 "spec": spec_ref(f"wins when {expr_text(w.when)}, {w.payout.text}".rstrip(", "), w.span, w.cite)}
-                for w in b.wins]
-        pushes = [s.push(p) for p in b.pushes]
-        out.append({"name": b.name, "label": b.label(s.lang), "cite": b.cite or "", "wins": wins, "pushes": pushes,
+        rules = rule_views(s, b)
+        ordered = len(b.clauses) > 1 and any(c.kind != "wins" for c in b.clauses)
+        out.append({"name": b.name, "label": b.label(s.lang), "cite": b.cite or "", "rules": rules,
+                    "wins": [r for r in rules if r["kind"] == "wins"],
+                    "order": s.say(N_("The first of these rules that applies decides.")) if ordered else "",
                     "loses": s.say(N_("Otherwise the bet loses.")),
                     "spec": spec_ref("bet " + b.name, b.span, b.cite)})
     return out
@@ -258,7 +285,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
-        view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang),
+        view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
                                 "before": s.p.sentences(_bet_terms(s, g.base, d.name)) if d.kind == "bet" else "",
                                 "after": s.p.sentences(_bet_terms(s, g, d.name)) if d.kind == "bet" else ""}
                                for d in g.differences]

@@ -48,7 +48,7 @@ def glossary(game: Game, lang: str, with_math: bool = False) -> list[dict]:
     """The terms this game's card uses: [{"term", "text"}], in the order of the card."""
     s = Sentences(game, lang)
     g = game
-    payouts = [w.payout for b in g.bets.values() for w in b.wins]
+    payouts = [p for b in g.bets.values() for w in b.wins for p in w.payouts()]
     has = {
         "shoe": g.is_dealt_round and g.shoe is not None,
         "draw": bool(g.draws), "stand": bool(g.draws),

@@ -193,6 +193,22 @@ class Sentences:
     def push(self, when) -> str:
         return self.say(N_("The stake is returned when %(cond)s."), cond=self.cond(when))
 
+    def loses(self, when, part: Fraction) -> str:
+        """A losing rule: all the stake, or a part of it (the rest returned)."""
+        if part == 1:
+            return self.say(N_("The bet loses when %(cond)s."), cond=self.cond(when))
+        return self.say(N_("The bet loses %(part)s of the stake when %(cond)s; the rest is returned."),
+                        part=number_text(part), cond=self.cond(when))
+
+    def table_row(self, when, key, row) -> str:
+        """One row of a payout table: the clause's condition and the row's (a condition, or a value of the key)."""
+        if row.condition is not None:
+            return self.say(N_("Wins when %(cond)s and %(row)s."), cond=self.cond(when), row=self.cond(row.condition))
+        value = str(row.low) if row.low == row.high else \
+            self.say(N_("%(low)s to %(high)s"), low=row.low, high=row.high)
+        return self.say(N_("Wins when %(cond)s and %(key)s is %(value)s."), cond=self.cond(when),
+                        key=self.words.say(key), value=value)
+
     def odds(self, p: Payout) -> str:
         """The payout in the one odds convention of the language ("0.95 to 1", "1赔0.95"), and its commission."""
         odds = self.say(ODDS, x=money(p.gross_multiple() - 1))

@@ -26,6 +26,7 @@ from croupier.backends.engine.api import Piece, assemble, checked_module
 from croupier.backends.engine.parts import COMPANION_MARKER, copy_module, parts_summary
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics import expr as ir
+from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 from croupier.syntax.visitor import NodeVisitor
 
@@ -34,6 +35,7 @@ COMPANION_SUFFIX = "_analysis"
 FACTS = ("count", "total", "third", "first2", "pair2", "pair")
 DEAL_FACTS = ("first2", "pair2")  # fixed once every hand holds its two dealt cards
 NUMERIC = ("min", "max", "floor", "value")
+GENERAL_LIMIT = 2_000_000  # rounds (and unfinished deals) the general enumerator plays before it gives up
 
 
 class Unsupported(Exception):
@@ -72,6 +74,15 @@ class FactReader(NodeVisitor):
 
     def visit_IsTest(self, e: ir.IsTest, seen: frozenset[str]) -> set[tuple[str, str]]:
         raise Unsupported(f"a rule tests `{e.subject} is …`, which the analysis cannot group")
+
+    def visit_RoundFact(self, e: ir.RoundFact, seen: frozenset[str]) -> set[tuple[str, str]]:
+        return {("count", h) for h in self.game.hands}  # the cards a round used: every hand's count
+
+    def visit_RoundFormulaRef(self, e: ir.RoundFormulaRef, seen: frozenset[str]) -> set[tuple[str, str]]:
+        f = self.game.formulas.get(e.name)
+        if f is not None and f"let {e.name}" not in seen:
+            return self.read(f.expr, seen | {f"let {e.name}"})
+        return set()
 
     def visit_Name(self, e: ir.Name, seen: frozenset[str]) -> set[tuple[str, str]]:
         return set()  # a name of no hand (a bet, a card class): no fact of a hand
@@ -118,6 +129,10 @@ def analysis_plan(game: Game) -> dict:
     try:
         if game.card_values:
             raise Unsupported("single cards have values of their own (the enumerator deals ranks)")
+        if game.repeats:
+            raise Unsupported("a hand draws while a condition holds (the enumerator walks one draw a hand)")
+        if game.soft is not None:
+            raise Unsupported("a card counts one of two values (the enumerator adds values as it deals)")
         dealt = Counter(game.deal_order)
         if any(dealt[h] < 2 for h in game.hands):
             raise Unsupported("the analysis needs every hand to be dealt at least two cards")
@@ -133,14 +148,11 @@ def analysis_plan(game: Game) -> dict:
         for o in game.outcomes.values():
             final |= reader.read(o.when)
         for b in game.bets.values():
-            for rule in b.wins:
-                final |= reader.read(rule.when)
-            for push in b.pushes:
-                final |= reader.read(push)
+            for x in b.expressions():
+                final |= reader.read(x)
         final |= {("total", h) for h in game.hands}
     except Unsupported as exc:
-        return {"supported": False, "reason": str(exc), "deal_by_rank": False, "draw_by_rank": False,
-                "draw": {}, "final": {}, "deal_events": ()}
+        return general_plan(game, str(exc))
     every = draw | stand | final | {
         f for ev in game.events.values() for f in reader.read(ev.when, frozenset({ev.name}))}
     plan["draw_by_rank"] = any(f == "pair" for f, _h in every)
@@ -148,6 +160,23 @@ def analysis_plan(game: Game) -> dict:
     plan["draw"] = by_hand(game, draw)
     plan["final"] = by_hand(game, final)
     plan["deal_events"] = tuple(deal_events)
+    return plan
+
+
+def general_plan(game: Game, reason: str) -> dict:
+    """The plan of the general enumerator, which plays every sequence of the classes of cards no rule tells
+    apart; none (with the reason) when a round of at most one draw a hand would already play more than
+    `GENERAL_LIMIT` rounds. A game whose hands draw while a condition holds is bounded as it runs."""
+    classes = tuple(tuple(codes) for codes, _n in card_classes(game))
+    plan = {"supported": False, "reason": reason, "deal_by_rank": False, "draw_by_rank": False,
+            "draw": {}, "final": {}, "deal_events": ()}
+    longest = len(game.deal_order) + len(game.hand_draws())
+    if not game.repeats and len(classes) ** longest > GENERAL_LIMIT:
+        plan["reason"] = (f"{reason}; played card class by card class ({len(classes)} classes the rules tell "
+                          f"apart, rounds of up to {longest} cards) it could take {len(classes) ** longest:,} "
+                          f"rounds, more than {GENERAL_LIMIT:,}")
+        return plan
+    plan["general"] = {"classes": classes, "limit": GENERAL_LIMIT}
     return plan
 
 
@@ -165,6 +194,12 @@ def plan_data(game: Game) -> str:
     w.comment("What the exact analysis must tell apart, read from the rules of the spec (see analyse()).")
     w.line("ANALYSIS = {")
     for key, value in analysis_plan(game).items():
+        if key == "general":
+            w.line(f"    {literal(key)}: {{\"limit\": {value['limit']}, \"classes\": (  # classes no rule tells apart")
+            for codes in value["classes"]:
+                w.line(f"        {literal(codes)},")
+            w.line("    )},")
+            continue
         w.line(f"    {literal(key)}: {literal(value)},")
     w.line("}")
     return w.text()
@@ -184,9 +219,11 @@ def emit_analysis_module(game: Game, spec_path: str) -> str:
         raise ValueError(f"the game {game.name} deals no round, so it has no analysis companion")
 
     def build() -> str:
-        copied = copy_module("analysis_round", frozenset(), COMPANION_MARKER)
-        return assemble(f"@generated by croupier from {spec_path}; do not edit.", intro + parts_summary([copied]),
-                        [Piece(plan_data(game)), Piece(copied.text, copied.module)])
+        general = "general" in analysis_plan(game)
+        modules = ["analysis_general" if general else "analysis_round", "analysis_summary"]
+        copied = [copy_module(m, frozenset(), COMPANION_MARKER) for m in modules]
+        return assemble(f"@generated by croupier from {spec_path}; do not edit.", intro + parts_summary(copied),
+                        [Piece(plan_data(game)), *(Piece(c.text, c.module) for c in copied)])
 
     intro = [
         f"{game.labels.get('en', game.name)}: the exact analysis companion of the engine {game.name}.py, "

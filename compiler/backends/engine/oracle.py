@@ -19,7 +19,7 @@ from types import ModuleType
 from croupier.backends.engine.analysis_emitter import emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine, source_digest
-from croupier.checks.oracles import Decision, RoundFailure
+from croupier.checks.oracles import CardsRanOut, Decision, ExactSummary, RoundFailure
 from croupier.semantics.model import Game
 
 
@@ -86,11 +86,28 @@ class EngineOracle:
         companion = self.companion
         return companion is not None and bool(companion.ANALYSIS.get("supported"))
 
+    def exact_summary(self) -> ExactSummary | None:
+        engine, companion = self.engine, self.companion
+        if companion is None:
+            return None
+        plan = companion.ANALYSIS
+        if not plan["supported"] and not plan.get("general"):
+            return ExactSummary({}, {}, plan["reason"])
+        try:
+            a = companion.analyse(engine)
+        except engine.EngineError as exc:
+            if getattr(exc, "too_large", False):  # other failures are broken rules, reported by their checks
+                return ExactSummary({}, {}, str(exc))
+            return None
+        return ExactSummary({name: Fraction(b["expected_return"]) for name, b in a["bets"].items()},
+                            {name: dict(pairs) for name, pairs in a["covered"].items()})
+
     # ---- dealt rounds --------------------------------------------------------------------------------------
     def play(self, cards: Sequence[str], decided: Callable[[Decision], None]) -> object:
         engine = self.engine
         tables = self._tables
         hands = engine.HANDS
+        repeats = {hand: decide for hand, decide in engine.DRAWERS if hand in getattr(engine, "REPEATS", ())}
 
         def observe(hand: str, r) -> None:
             dealt = sum(len(getattr(r, h)) for h in hands)
@@ -104,10 +121,14 @@ class EngineOracle:
             if first is not None:
                 key = first[3](r)
                 cell = first[1].get(key)
+            elif hand in repeats:
+                cell = repeats[hand](r)[2]
             decided(Decision(hand, tuple(applying), key, cell, dealt, r))
 
         try:
             return engine.play(cards, observe=observe)
+        except engine.NotEnoughCards as exc:
+            raise CardsRanOut(str(exc)) from None
         except engine.EngineError as exc:
             raise RoundFailure(str(exc)) from None
 
@@ -156,16 +177,6 @@ class EngineOracle:
             return Fraction(engine.BETS[bet](round_, stake))
         except engine.EngineError as exc:
             raise RoundFailure(str(exc)) from None
-
-    def exact_returns(self) -> dict[str, Fraction] | None:
-        engine = self.engine
-        if self.companion is None:
-            return None
-        try:
-            bets = self.companion.analyse(engine)["bets"]
-        except engine.EngineError:
-            return None
-        return {name: Fraction(b["expected_return"]) for name, b in bets.items()}
 
     # ---- seat games ---------------------------------------------------------------------------------------
     def matching_types(self, ranks: Sequence[str], wild: bool) -> list[str]:

@@ -67,6 +67,10 @@ def features(game: Game, rules_code: str) -> frozenset[str]:
             out.add("pushed-stakes")
         if game.procedure.burn_reveal:
             out.add("burn")
+        if game.repeats:
+            out.add("repeats")
+        if game.soft is not None:
+            out.add("soft")
     if game.is_seat_game:
         if game.wild is not None:
             out.add("wild")

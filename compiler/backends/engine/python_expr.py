@@ -32,6 +32,17 @@ CALLS = {
     "drew": "(len({0}) > DEALT[{names[0]!r}])",
     "count": "len({0})",
     "same_rank": "same_rank({0})",
+    "first": "first_card({0})",
+    "last": "last_card({0})",
+    "card": "card_at({0}, {1})",
+    "rank": "card_rank({0})",
+    "suit": "card_suit({0})",
+    "same_suit": "same_suit({0})",
+    "count_class": "count_class({0}, {1})",
+    "count_suit": "count_suit({0}, {1})",
+    "count_rank": "count_rank({0}, {1})",
+    "soft": "is_soft({0})",
+    "abs": "abs({0})",
     "min": "min({args})",
     "max": "max({args})",
     "floor": "floor({0})",
@@ -83,6 +94,17 @@ class PythonTranslator(NodeVisitor):
     def visit_FormulaRef(self, e: ir.FormulaRef) -> str:
         return f"t.formula_{e.name}"
 
+    def visit_RoundFormulaRef(self, e: ir.RoundFormulaRef) -> str:
+        return f"formula_{e.name}(r)"
+
+    def visit_RoundFact(self, e: ir.RoundFact) -> str:
+        return f"r.{e.name}"
+
+    def visit_RankName(self, e: ir.RankName) -> str:
+        return repr(e.name)
+
+    visit_SuitName = visit_CardName = visit_RankName
+
     def visit_LetRef(self, e: ir.LetRef) -> str:
         return f"v_{e.name}"
 
@@ -109,6 +131,8 @@ class PythonTranslator(NodeVisitor):
     def visit_Binary(self, e: ir.Binary) -> str:
         if e.op == "/":
             return f"exact_div({self.visit(e.left)}, {self.visit(e.right)})"
+        if e.op == "mod":
+            return f"exact_mod({self.visit(e.left)}, {self.visit(e.right)})"
         return f"({self.visit(e.left)} {e.op} {self.visit(e.right)})"
 
     def visit_Negate(self, e: ir.Negate) -> str:

@@ -8,6 +8,7 @@ per bet with a push rule (whether that bet's stake came back by its push).
 
 from __future__ import annotations
 
+from croupier.backends.engine.bet_rules import pushed_functions
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import expr_text
 from croupier.semantics.model import Game
@@ -47,14 +48,6 @@ def table_functions(game: Game, w: PyWriter, py) -> None:
             w.comment(text)
             w.line(f"return {py(rule)}")
     w.blank(2)
-    pushing = [b for b in game.bets.values() if b.pushes]
-    for b in pushing:
-        with w.block(f"def pushed_{b.name}(r):"):
-            w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
-            for win in b.wins:
-                with w.block(f"if {py(win.when)}:"):
-                    w.line("return False")
-            w.line("return " + " or ".join(py(p) for p in b.pushes))
-        w.blank(2)
-    w.line("PUSHED = {" + ", ".join(f"{literal(b.name)}: pushed_{b.name}" for b in pushing) + "}")
+    pushing = pushed_functions(game, w, py)
+    w.line("PUSHED = {" + ", ".join(f"{literal(b)}: pushed_{b}" for b in pushing) + "}")
     w.blank(2)

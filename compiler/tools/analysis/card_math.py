@@ -76,6 +76,15 @@ def math_view(game: Game, lang: str = "en") -> dict | None:
     if not game.is_dealt_round:
         return None
     _ = i18n.translations(lang).gettext
+    try:
+        return round_view(game, lang)
+    except ValueError as exc:  # the engine's EngineError: a game the exact enumeration cannot cover
+        return {_("Analysis"): _("The exact analysis of this game is missing: %(why)s") % {"why": str(exc)}}
+
+
+def round_view(game: Game, lang: str) -> dict:
+    """The mathematics of a dealt-round game (raises the engine's EngineError when it cannot be enumerated)."""
+    _ = i18n.translations(lang).gettext
     a = analysis_of(game)
     labels = {name: b.label(lang) for name, b in game.bets.items()}
     bet, edge = _("bet"), _("house edge")
@@ -114,7 +123,7 @@ def math_view(game: Game, lang: str = "en") -> dict | None:
     notes = [_("A bet's figures are per unit staked; a pushed bet counts as a bet placed.")]
     if not all(b["scales_linearly"] for b in a["bets"].values()):
         notes.append(_("Some payouts are rounded, so a small stake can fare worse than these figures."))
-    if any(w.payout.rounding for b in game.bets.values() for w in b.wins):
+    if any(p.rounding for b in game.bets.values() for w in b.wins for p in w.payouts()):
         notes.append(_("Commission is taken unrounded (a unit stake, where rounding changes nothing)."))
     view[_("Notes")] = " ".join(notes)
     return view

@@ -3,7 +3,7 @@
 Each module here is ordinary Python (linted and tested like the rest), written
 against the constants and functions the emitter generates from a spec. The part
 of a module below its `# ---- engine ----` line (`# ---- companion ----` for
-`analysis_round`, which goes into the analysis companion beside the engine) is
+the `analysis_*` modules, which go into the analysis companion beside the engine) is
 copied verbatim, less the parts marked `# ---- part NAME if CONDITION ----` …
 `# ---- end NAME ----` whose condition the game does not meet (see `parts`); the
 imports above the line are for linters only.

@@ -7,7 +7,9 @@ deal order, draw deciders, events, outcomes and bets) is read from the engine
 module passed in, so the companion works on an engine imported from a file as
 well as on one Croupier loaded from source in memory.
 
-`analyse(engine, decks)` weighs every ordered deal of the cards a round can use by its
+It is the fast enumerator, for games whose hands are dealt two cards or more and draw
+at most one card each by tables (`analysis_general` is the slower one for the
+rest); `analyse(engine, decks)` (`analysis_summary`) weighs every ordered deal of the cards a round can use by its
 count (card removal included) and returns exact Fractions: the outcomes, each
 hand's final and two-card totals, the events, and for every bet the probability
 of each return (stake included, unit stake), its mean, variance and house edge.
@@ -20,11 +22,11 @@ and its draws weighed by moments of the cards the deals removed (see below), and
 every decision, event, outcome and bet is the engine's own function, called on
 one representative round of each group.
 """
-# ruff: noqa: F821 - GAME and ANALYSIS come from the generated part of the companion
+# ruff: noqa: F821 - ANALYSIS comes from the generated part of the companion; falling and hand_round from
+# analysis_summary, copied beside this module
 
 import itertools
 import operator
-from fractions import Fraction
 
 # ---- companion ----
 
@@ -51,14 +53,6 @@ def card_classes(engine, by_rank, decks):
     return [tuple(x) for x in merged.values()]
 
 
-def falling(n, k):
-    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def value_adder(modulus):
     """`add(total, value)`: a hand's total after one more card, modulo the spec's modulus if it has one."""
     if not modulus:
@@ -69,14 +63,6 @@ def value_adder(modulus):
         return t % modulus
 
     return add
-
-
-def hand_round(engine, codes_by_hand):
-    """An engine's Round holding the given cards (for the engine's rule functions)."""
-    r = engine.Round()
-    for hand, codes in zip(engine.HANDS, codes_by_hand):
-        setattr(r, hand, list(codes))
-    return r
 
 
 class Enumerator:
@@ -404,80 +390,3 @@ class Enumerator:
                 else:
                     g[0] += value
         return self.expand(packed_finals), dealt_totals
-
-
-def analyse(engine, decks=None):
-    """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
-
-    Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
-    "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
-    {"returns": {multiple: p}, "expected_return", "house_edge", "variance", "hit", "push",
-    "scales_linearly"}}}. A bet's return is what a unit stake gets back, stake included.
-    Bad input raises the engine's EngineError; an engine of another game, ValueError.
-    """
-    if getattr(engine, "GAME", None) != GAME:
-        raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
-    EngineError = engine.EngineError
-    if not ANALYSIS["supported"]:
-        raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
-    decks = engine.DECKS if decks is None else decks
-    if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
-        raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
-    HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
-    outcome_of, total = engine.outcome_of, engine.total
-    en = Enumerator(engine, decks)
-    finals, dealt_totals = en.rounds()
-    d = en.denominator
-    outcomes = {name: 0 for name in engine.OUTCOME_RULES}
-    events = {name: 0 for name, _t in EVENTS}
-    totals = [{} for _ in HANDS]
-    returns = {name: {} for name in BETS}
-    linear = {name: True for name in BETS}
-    big = 10 ** 6
-    for weight, codes in finals.values():
-        r = hand_round(engine, codes)
-        r.outcome = outcome_of(r)
-        r.cards_used = sum(len(c) for c in codes)
-        outcomes[r.outcome] += weight
-        for name, test in EVENTS:
-            if test(r):
-                events[name] += weight
-        for h, hand in enumerate(HANDS):
-            t = total(getattr(r, hand))
-            totals[h][t] = totals[h].get(t, 0) + weight
-        for name, bet in BETS.items():
-            ret = bet(r, 1)
-            if linear[name] and Fraction(bet(r, big), big) != ret:
-                linear[name] = False
-            returns[name][ret] = returns[name].get(ret, 0) + weight
-    if sum(outcomes.values()) != d:
-        raise EngineError("the enumeration lost some deals (a bug in the analysis)")
-    out = {
-        "decks": decks,
-        "cards": en.cards,
-        "outcomes": {k: Fraction(v, d) for k, v in outcomes.items()},
-        "events": {k: Fraction(v, d) for k, v in events.items()},
-        "totals": {hand: {t: Fraction(w, d) for t, w in sorted(totals[h].items())} for h, hand in enumerate(HANDS)},
-        "two_card_totals": {hand: {t: Fraction(w, d) for t, w in sorted(dealt_totals[h].items())}
-                            for h, hand in enumerate(HANDS)},
-        "bets": {},
-    }
-    for name, dist in returns.items():
-        probs = {m: Fraction(w, d) for m, w in sorted(dist.items())}
-        mean = sum((m * p for m, p in probs.items()), Fraction(0))
-        second = sum((m * m * p for m, p in probs.items()), Fraction(0))
-        out["bets"][name] = {
-            "returns": probs,
-            "expected_return": mean,
-            "house_edge": 1 - mean,
-            "variance": second - mean * mean,
-            "hit": sum((p for m, p in probs.items() if m > 1), Fraction(0)),
-            "push": probs.get(1, Fraction(0)),
-            "scales_linearly": linear[name],
-        }
-    return out
-
-
-def exact_returns(engine, decks=None):
-    """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
-    return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}

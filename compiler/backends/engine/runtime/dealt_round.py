@@ -8,12 +8,21 @@ from fractions import Fraction
 CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
+# ---- part plain_total if not soft ----
 def total(cards):
     """The total of some cards, by the spec's values."""
     s = 0
     for c in cards:
         s += CARD_VALUE[c]
     return s % MODULUS if MODULUS else s
+# ---- end plain_total ----
+
+
+# ---- part soft_sum if soft ----
+def total(cards):
+    """The total of some cards, by the spec's values: the best of their totals (see best_total)."""
+    return best_total(cards)[0]
+# ---- end soft_sum ----
 
 
 # ---- part third if uses third ----
@@ -72,6 +81,33 @@ class MissingCell(EngineError):
         self.key = key
 
 
+# ---- part repeats if repeats ----
+def drawing_steps(r):
+    """(hand, decide) for each draw decision of a round, in order; a hand that draws while a condition
+    holds (REPEATS) is asked again after every card it draws, until it stands."""
+    for hand, decide in DRAWERS:
+        if hand not in REPEATS:
+            yield hand, decide
+            continue
+        while True:
+            held = len(getattr(r, hand))
+            yield hand, decide
+            if len(getattr(r, hand)) == held:
+                break
+# ---- end repeats ----
+
+
+# ---- part no_repeats if not repeats ----
+def drawing_steps(r):
+    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
+    return DRAWERS
+# ---- end no_repeats ----
+
+
+class NotEnoughCards(InvalidCards):
+    """The cards given ran out before the round was over (a hand still had to draw)."""
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -110,7 +146,7 @@ def play(cards, explain=False, observe=None):
         if explain:
             r.steps.append({"step": "stand all", "rule": STAND_RULE})
     else:
-        for hand, decide in DRAWERS:
+        for hand, decide in drawing_steps(r):
             if observe is None:
                 rule, key, draws = decide(r)
             else:
@@ -121,7 +157,7 @@ def play(cards, explain=False, observe=None):
                     rule, key, draws = gap.rule, gap.key, False
             if draws:
                 if pos >= n:
-                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                    raise NotEnoughCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
                 getattr(r, hand).append(codes[pos])
                 pos += 1
             if explain:

@@ -13,8 +13,15 @@ import random
 # ---- engine ----
 
 
+class ShoeRanOut(InvalidTable):
+    """The cards ran out in the middle of a round (a hand drawing while a condition holds went past them)."""
+
+
 def round_max_cards():
-    """The most cards one round can use: the deal and one card per drawing hand."""
+    """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
+
+    A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
+    """
     return len(DEAL_ORDER) + len(DRAWERS)
 
 
@@ -26,8 +33,10 @@ def deal_at(cards, start):
         getattr(r, hand).append(cards[pos])
         pos += 1
     if not stand_all(r):
-        for hand, decide in DRAWERS:
+        for hand, decide in drawing_steps(r):
             if decide(r)[2]:
+                if pos >= len(cards):
+                    raise ShoeRanOut("the shoe ran out of cards in the middle of a round")
                 getattr(r, hand).append(cards[pos])
                 pos += 1
     r.outcome = outcome_of(r)

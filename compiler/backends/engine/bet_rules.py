@@ -1,0 +1,111 @@
+"""Engine back end, the bets of a dealt round: one function a bet, its clauses tried in the order written.
+
+`bet_<name>(r, stake)` returns what a stake gets back, stake included: the first
+clause whose condition holds decides (a win pays, a push returns the stake, a
+loss keeps all or part of it); a payout table's clause decides only when one of
+its rows applies (`pays_<name>_<i>(r, stake)`, None otherwise); a bet no clause
+decides loses. `pushed_<name>(r)` says, in the same order, whether a push
+decides (for the valid-bet rules, `table_rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from croupier.backends.pywriter import PyWriter, literal
+from croupier.semantics.expr import Expr
+from croupier.semantics.model import Bet, BetRule, Game, Payout
+
+
+def rule_text(text: str, cite: str | None) -> str:
+    return f"{text} [{cite}]" if cite else text
+
+
+def payout_code(p: Payout, number: Callable[[Fraction], str]) -> str:
+    """Python of what a stake returns under a payout."""
+    if p.style == "including" and p.commission is None:
+        return f"stake * {number(p.ratio)}"
+    ratio = p.ratio if p.style == "to" else p.ratio - 1
+    return (f"pays_to(stake, {number(ratio)}, {number(p.commission or Fraction(0))}, "
+            f"{number(p.unit) if p.unit else None}, {literal(p.rounding)})")
+
+
+def table_function(w: PyWriter, bet: Bet, i: int, rule: BetRule, py: Callable[[Expr], str],
+                   number: Callable[[Fraction], str]) -> None:
+    """`pays_<bet>_<i>(r, stake)`: what the payout table's first applying row returns, or None."""
+    with w.block(f"def pays_{bet.name}_{i}(r, stake):"):
+        w.docstring(f"{bet.name}: {rule.describe()} (None when no row applies).")
+        keyed = False
+        for row in rule.table.rows:
+            w.comment(f"| {row.label()} | {row.payout.text} |")
+            if row.condition is not None:
+                test = py(row.condition)
+            else:
+                if not keyed:
+                    w.line(f"key = {py(rule.table.key)}")
+                    keyed = True
+                test = f"key == {row.low}" if row.low == row.high else f"{row.low} <= key <= {row.high}"
+            with w.block(f"if {test}:"):
+                w.line(f"return {payout_code(row.payout, number)}")
+        w.line("return None")
+    w.blank(2)
+
+
+def bet_functions(game: Game, w: PyWriter, py: Callable[[Expr], str], number: Callable[[Fraction], str]) -> None:
+    """Every bet's function and payout tables, then `BETS`."""
+    for b in game.bets.values():
+        for i, rule in enumerate(b.clauses, 1):
+            if rule.table is not None:
+                table_function(w, b, i, rule, py, number)
+        with w.block(f"def bet_{b.name}(r, stake):"):
+            w.docstring(f"{b.name}: what a stake returns, stake included.")
+            for i, rule in enumerate(b.clauses, 1):
+                w.comment(rule_text(rule.describe(), rule.cite))
+                with w.block(f"if {py(rule.when)}:"):
+                    if rule.table is not None:
+                        w.line(f"paid = pays_{b.name}_{i}(r, stake)")
+                        with w.block("if paid is not None:"):
+                            w.line("return paid")
+                    elif rule.kind == "push":
+                        w.line("return stake")
+                    elif rule.kind == "loses":
+                        w.line("return 0" if rule.part == 1 else f"return loses(stake, {number(rule.part)})")
+                    else:
+                        w.line(f"return {payout_code(rule.payout, number)}")
+            w.line("return 0")
+        w.blank(2)
+    w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in game.bets) + "}")
+    w.blank(2)
+    w.comment("Each bet clause's (bet, kind, index among the bet's clauses of that kind, test of a finished")
+    w.comment("round), in the order written; kind is 'win', 'push' or 'loses', and a payout table's clause holds")
+    w.comment("when one of its rows applies: for tools that survey which clause can decide.")
+    w.line("BET_CLAUSES = (")
+    for b in game.bets.values():
+        counts: dict[str, int] = {}
+        for i, rule in enumerate(b.clauses, 1):
+            kind = {"wins": "win"}.get(rule.kind, rule.kind)
+            test = py(rule.when)
+            if rule.table is not None:
+                test = f"{test} and pays_{b.name}_{i}(r, 1) is not None"
+            w.line(f"    ({literal(b.name)}, {literal(kind)}, {counts.get(kind, 0)}, lambda r: {test}),")
+            counts[kind] = counts.get(kind, 0) + 1
+    w.line(")")
+    w.blank(2)
+
+
+def pushed_functions(game: Game, w: PyWriter, py: Callable[[Expr], str]) -> list[str]:
+    """`pushed_<bet>(r)` for each bet with a push clause: whether a push decides the bet. Returns their bets."""
+    pushing = [b for b in game.bets.values() if any(c.kind == "push" for c in b.clauses)]
+    for b in pushing:
+        with w.block(f"def pushed_{b.name}(r):"):
+            w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
+            for i, rule in enumerate(b.clauses, 1):
+                test = py(rule.when)
+                if rule.table is not None:
+                    test = f"{test} and pays_{b.name}_{i}(r, 1) is not None"
+                with w.block(f"if {test}:"):
+                    w.line(f"return {rule.kind == 'push'}")
+            w.line("return False")
+        w.blank(2)
+    return [b.name for b in pushing]

@@ -1,0 +1,156 @@
+"""Analysis companion runtime: the exact figures of a dealt round, from every round an enumerator weighs.
+
+Copied into the analysis companion (`<game>_analysis.py`) beside one of the two
+enumerators: `analysis_round` (fast: deals grouped by the facts the rules read)
+or `analysis_general` (every card sequence a round can use, played by the
+engine). Both give `Enumerator(engine, decks).rounds()`: every distinct final
+round with its weight over `denominator` ordered deals, and each hand's dealt
+totals. `analyse` turns them into exact Fractions, calling the engine's own
+outcome, events and bets on each round; it also says, for every bet, which of
+its clauses can decide and which an earlier clause always covers.
+"""
+# ruff: noqa: F821 - GAME, ANALYSIS and Enumerator come from the other parts of the companion
+
+from fractions import Fraction
+
+# ---- companion ----
+
+def falling(n, k):
+    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def hand_round(engine, codes_by_hand):
+    """An engine's Round holding the given cards (for the engine's rule functions)."""
+    r = engine.Round()
+    for hand, codes in zip(engine.HANDS, codes_by_hand):
+        setattr(r, hand, list(codes))
+    return r
+
+
+def bet_rules(engine):
+    """Each bet's clause tests in the order written (from `BET_CLAUSES`)."""
+    out = {name: [] for name in engine.BETS}
+    for name, _kind, _i, test in engine.BET_CLAUSES:
+        out[name].append(test)
+    return out
+
+
+def clause_facts(engine, r, rules):
+    """For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a round; a clause
+    whose condition cannot be told (it reads a card the round lacks) does not hold."""
+    out = {}
+    for name, tests in rules.items():
+        vector = []
+        for test in tests:
+            try:
+                vector.append(bool(test(r)))
+            except engine.EngineError:
+                vector.append(False)
+        out[name] = tuple(vector)
+    return out
+
+
+def covered_clauses(seen):
+    """{bet: {clause: the earlier clause that always covers it}} from the vectors of clause truths seen:
+    clause j is covered by an earlier clause i when j holds in some round and i holds in every round j does."""
+    out = {}
+    for name, vectors in seen.items():
+        for j in range(max((len(v) for v in vectors), default=0)):
+            holding = [v for v in vectors if v[j]]
+            if not holding:
+                continue
+            for i in range(j):
+                if all(v[i] for v in holding):
+                    out.setdefault(name, {})[j] = i
+                    break
+    return out
+
+
+def analyse(engine, decks=None):
+    """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
+
+    Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
+    "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
+    {"returns": {multiple: p}, "expected_return", "house_edge", "variance", "hit", "push",
+    "scales_linearly"}}, "clauses": {bet: [whether clause i ever holds]}, "covered": {bet:
+    {clause: earlier clause that always covers it}}}. A bet's return is what a unit stake gets
+    back, stake included; clauses are counted from 0 in the order the spec writes them.
+    Bad input raises the engine's EngineError; an engine of another game, ValueError.
+    """
+    if getattr(engine, "GAME", None) != GAME:
+        raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
+    EngineError = engine.EngineError
+    if not ANALYSIS["supported"] and not ANALYSIS.get("general"):
+        raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
+    decks = engine.DECKS if decks is None else decks
+    if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
+        raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
+    HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
+    outcome_of, total = engine.outcome_of, engine.total
+    en = Enumerator(engine, decks)
+    finals, dealt_totals = en.rounds()
+    d = en.denominator
+    outcomes = {name: 0 for name in engine.OUTCOME_RULES}
+    events = {name: 0 for name, _t in EVENTS}
+    totals = [{} for _ in HANDS]
+    returns = {name: {} for name in BETS}
+    linear = {name: True for name in BETS}
+    seen = {name: set() for name in BETS}
+    rules = bet_rules(engine)
+    big = 10 ** 6
+    for weight, codes in finals.values():
+        r = hand_round(engine, codes)
+        r.outcome = outcome_of(r)
+        r.cards_used = sum(len(c) for c in codes)
+        outcomes[r.outcome] += weight
+        for name, test in EVENTS:
+            if test(r):
+                events[name] += weight
+        for h, hand in enumerate(HANDS):
+            t = total(getattr(r, hand))
+            totals[h][t] = totals[h].get(t, 0) + weight
+        for name, bet in BETS.items():
+            ret = bet(r, 1)
+            if linear[name] and Fraction(bet(r, big), big) != ret:
+                linear[name] = False
+            returns[name][ret] = returns[name].get(ret, 0) + weight
+        for name, vector in clause_facts(engine, r, rules).items():
+            seen[name].add(vector)
+    if sum(outcomes.values()) != d:
+        raise EngineError("the enumeration lost some deals (a bug in the analysis)")
+    out = {
+        "decks": decks,
+        "cards": en.cards,
+        "outcomes": {k: Fraction(v, d) for k, v in outcomes.items()},
+        "events": {k: Fraction(v, d) for k, v in events.items()},
+        "totals": {hand: {t: Fraction(w, d) for t, w in sorted(totals[h].items())} for h, hand in enumerate(HANDS)},
+        "two_card_totals": {hand: {t: Fraction(w, d) for t, w in sorted(dealt_totals[h].items())}
+                            for h, hand in enumerate(HANDS)},
+        "bets": {},
+        "clauses": {name: [any(v[i] for v in vectors) for i in range(len(rules[name]))]
+                    for name, vectors in seen.items()},
+        "covered": covered_clauses(seen),
+    }
+    for name, dist in returns.items():
+        probs = {m: Fraction(w, d) for m, w in sorted(dist.items())}
+        mean = sum((m * p for m, p in probs.items()), Fraction(0))
+        second = sum((m * m * p for m, p in probs.items()), Fraction(0))
+        out["bets"][name] = {
+            "returns": probs,
+            "expected_return": mean,
+            "house_edge": 1 - mean,
+            "variance": second - mean * mean,
+            "hit": sum((p for m, p in probs.items() if m > 1), Fraction(0)),
+            "push": probs.get(1, Fraction(0)),
+            "scales_linearly": linear[name],
+        }
+    return out
+
+
+def exact_returns(engine, decks=None):
+    """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
+    return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}

@@ -1,0 +1,315 @@
+"""The new dealt-round games analyse exactly to their published figures, each checked against an enumeration
+written here, independently of Croupier: Dragon Tiger (one card a hand, suits), EZ Baccarat (ordered clauses,
+the push first), Dragon Bonus (payout tables with a natural row), and a small 21-game written only for this
+test (one card each, a dealer drawing while under 13 with a soft ace, card positions, `mod`, `cards_used`).
+
+The published figures (8 decks, Wizard of Odds): Dragon Tiger dragon/tiger 3.7349 %, tie 32.7711 %,
+suited tie 13.98 %; EZ Baccarat banker 1.0183 %, Dragon 7 7.6113 %, Panda 8 10.1876 %; Dragon Bonus
+player 2.6517 %, banker 9.3731 %.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from croupier.backends.engine.analysis_emitter import analysis_plan, emit_analysis_module
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.driver import pipeline
+from croupier.semantics.resolve import Loader
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = ROOT / "spec"
+
+
+@cache
+def analysed(spec: str) -> dict:
+    """The exact analysis `croupier analyze` prints, of a spec of spec/ (8 decks)."""
+    game, diags = Loader().load(str(SPEC / f"{spec}.rules"))
+    assert game is not None and not any(d.is_error for d in diags), diags
+    engine = load_engine(emit_engine(game, spec), f"new_{spec}")
+    return load_engine(emit_analysis_module(game, spec), f"new_{spec}_analysis").analyse(engine)
+
+
+def percent(x: Fraction, places: int) -> str:
+    """A house edge as a percentage rounded half up to `places` decimals, computed exactly."""
+    return str((Decimal(x.numerator) * 100 / Decimal(x.denominator)).quantize(Decimal(1).scaleb(-places),
+                                                                                ROUND_HALF_UP))
+
+
+def edges(spec: str) -> dict[str, Fraction]:
+    return {name: b["house_edge"] for name, b in analysed(spec)["bets"].items()}
+
+
+# ---- Dragon Tiger: one card each from 8 decks, by rank and suit -------------------------------------------------
+
+def dragon_tiger_edges(decks: int = 8) -> dict[str, Fraction]:
+    """Every ordered pair of cards (rank 1..13, suit 0..3), each card held `decks` times."""
+    n = 52 * decks
+    returns = {"dragon": Fraction(0), "tie": Fraction(0), "suited_tie": Fraction(0)}
+    for r1 in range(1, 14):
+        for s1 in range(4):
+            for r2 in range(1, 14):
+                for s2 in range(4):
+                    same = (r1, s1) == (r2, s2)
+                    p = Fraction(decks * (decks - 1 if same else decks), n * (n - 1))
+                    returns["dragon"] += p * (2 if r1 > r2 else Fraction(1, 2) if r1 == r2 else 0)
+                    returns["tie"] += p * (9 if r1 == r2 else 0)
+                    returns["suited_tie"] += p * (51 if same else 0)
+    return {k: 1 - v for k, v in returns.items()}
+
+
+def test_dragon_tiger_matches_an_independent_enumeration_and_the_published_edges() -> None:
+    mine, theirs = edges("dragon_tiger"), dragon_tiger_edges()
+    assert mine["dragon"] == mine["tiger"] == theirs["dragon"]
+    assert mine["tie"] == theirs["tie"] and mine["suited_tie"] == theirs["suited_tie"]
+    assert percent(mine["dragon"], 4) == "3.7349"
+    assert percent(mine["tie"], 4) == "32.7711"
+    assert percent(mine["suited_tie"], 2) == "13.98"
+    assert analysis_plan(Loader().load(str(SPEC / "dragon_tiger.rules"))[0]).get("general")  # the general path
+
+
+# ---- baccarat, enumerated here: values 0..9, 8 decks, the third-card rule ------------------------------------------
+
+def banker_draws(banker: int, third: int | None) -> bool:
+    if third is None:
+        return banker <= 5
+    return {0: True, 1: True, 2: True, 3: third != 8, 4: 2 <= third <= 7, 5: 4 <= third <= 7,
+            6: third in (6, 7), 7: False}[banker]
+
+
+@cache
+def baccarat_rounds(decks: int = 8) -> list[tuple[Fraction, tuple, tuple]]:
+    """Every round as (probability, player's card values, banker's card values), with card removal."""
+    counts = [16 * decks] + [4 * decks] * 9  # value 0 (10 J Q K), then 1..9
+    n = 52 * decks
+    used = [0]
+    out = []
+
+    def deal(cards, p, need, then):
+        """Deal `need` more cards to `cards` in every way, then call `then(cards, p)`."""
+        if need == 0:
+            then(cards, p)
+            return
+        for v in range(10):
+            if counts[v]:
+                q = Fraction(counts[v], n - used[0])
+                counts[v] -= 1
+                used[0] += 1
+                deal(cards + [v], p * q, need - 1, then)
+                counts[v] += 1
+                used[0] -= 1
+
+    def banker_turn(player, banker, third, p):
+        if banker_draws(sum(banker) % 10, third):
+            deal([], p, 1, lambda c, q: out.append((q, tuple(player), tuple(banker + c))))
+        else:
+            out.append((p, tuple(player), tuple(banker)))
+
+    def after_deal(cards, p):
+        player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+        pt, bt = sum(player) % 10, sum(banker) % 10
+        if pt >= 8 or bt >= 8:
+            out.append((p, tuple(player), tuple(banker)))
+        elif pt <= 5:
+            deal([], p, 1, lambda c, q: banker_turn(player + c, banker, c[0], q))
+        else:
+            banker_turn(player, banker, None, p)
+
+    deal([], Fraction(1), 4, after_deal)
+    return out
+
+
+def baccarat_edge(pay) -> Fraction:
+    """1 − the expected return of a bet: `pay(player values, banker values)` returns per unit, stake included."""
+    return 1 - sum((p * pay(pl, bk) for p, pl, bk in baccarat_rounds()), Fraction(0))
+
+
+def winner(pl, bk) -> str:
+    pt, bt = sum(pl) % 10, sum(bk) % 10
+    return "player" if pt > bt else "banker" if bt > pt else "tie"
+
+
+def test_the_independent_baccarat_enumeration_is_sound() -> None:
+    rounds = baccarat_rounds()
+    assert sum(p for p, _pl, _bk in rounds) == 1
+    banker = sum(p for p, pl, bk in rounds if winner(pl, bk) == "banker")
+    assert f"{float(banker):.6f}" == "0.458597"  # README: banker 0.458597 (8 decks)
+
+
+def test_ez_baccarat_matches_an_independent_enumeration_and_the_published_edges() -> None:
+    def dragon7(pl, bk):
+        return winner(pl, bk) == "banker" and len(bk) == 3 and sum(bk) % 10 == 7
+
+    def panda8(pl, bk):
+        return winner(pl, bk) == "player" and len(pl) == 3 and sum(pl) % 10 == 8
+
+    def banker(pl, bk):  # push first: a Dragon 7 pushes, any other banker win pays even money
+        return 1 if dragon7(pl, bk) or winner(pl, bk) == "tie" else 2 if winner(pl, bk) == "banker" else 0
+
+    mine = edges("ez_baccarat")
+    assert mine["banker"] == baccarat_edge(banker)
+    assert mine["dragon7"] == baccarat_edge(lambda pl, bk: 41 if dragon7(pl, bk) else 0)
+    assert mine["panda8"] == baccarat_edge(lambda pl, bk: 26 if panda8(pl, bk) else 0)
+    assert percent(mine["banker"], 4) == "1.0183"
+    assert percent(mine["dragon7"], 4) == "7.6113"
+    assert percent(mine["panda8"], 4) == "10.1876"
+
+
+def test_the_push_first_spelling_is_what_the_spec_writes() -> None:
+    game = Loader().load(str(SPEC / "ez_baccarat.rules"))[0]
+    kinds = [c.kind for c in game.bets["banker"].clauses]
+    assert kinds == ["push", "wins", "push"]
+    assert percent(edges("ez_baccarat")["banker"], 4) == "1.0183"
+
+
+def test_the_win_first_spelling_is_a_covered_clause(tmp_path: Path) -> None:
+    """Written win first, the Dragon 7 push could never decide: an error naming both clauses."""
+    text = (SPEC / "ez_baccarat.rules").read_text(encoding="utf-8")
+    text = text.replace("    push when dragon7                                                   [WOO-EZ]\n", "")
+    text = text.replace("    wins when outcome is banker, pays 1 to 1                            [WOO-EZ]\n",
+                        "    wins when outcome is banker, pays 1 to 1\n    push when dragon7\n")
+    for base in ("baccarat", "baccarat_commission"):
+        (tmp_path / f"{base}.rules").write_text((SPEC / f"{base}.rules").read_text(encoding="utf-8"), "utf-8")
+    (tmp_path / "ez_baccarat.rules").write_text(text, encoding="utf-8")
+    result = pipeline.compile_spec(tmp_path / "ez_baccarat.rules", Loader(), emit=False)
+    covered = [d for d in result.diagnostics if d.code == "E0407"]
+    assert len(covered) == 1
+    assert "`push when dragon7` never decides" in covered[0].message
+    assert "`wins when outcome is banker, pays 1 to 1`" in covered[0].message
+
+
+def test_dragon_bonus_matches_an_independent_enumeration_and_the_published_edges() -> None:
+    margins = {9: 31, 8: 11, 7: 7, 6: 5, 5: 3, 4: 2}
+
+    def bonus(side):
+        def pay(pl, bk):
+            mine, other = (pl, bk) if side == "player" else (bk, pl)
+            natural = len(pl) == 2 and len(bk) == 2 and max(sum(pl) % 10, sum(bk) % 10) >= 8
+            w = winner(pl, bk)
+            if w == "tie":
+                return 1 if natural else 0
+            if w != side:
+                return 0
+            return 2 if natural else margins.get(sum(mine) % 10 - sum(other) % 10, 0)
+        return pay
+
+    mine = edges("dragon_bonus")
+    assert mine["player_bonus"] == baccarat_edge(bonus("player"))
+    assert mine["banker_bonus"] == baccarat_edge(bonus("banker"))
+    assert percent(mine["player_bonus"], 4) == "2.6517"
+    assert percent(mine["banker_bonus"], 4) == "9.3731"
+
+
+# ---- a 21-game written for this test: repeated draws, a soft ace, card positions ---------------------------------
+
+MINI = """game mini "Mini 21"
+shoe 1 deck of standard52
+value A = 1, 2..10 = pip, J Q K = 10
+total sum, A counts 1 or 11, best not over 21
+hand player "Player"
+hand dealer "Dealer"
+deal player, dealer
+draw dealer while total(dealer) < 13
+outcome bust "Dealer busts" when total(dealer) > 21
+outcome player "Player wins" when total(dealer) <= 21 and total(player) > total(dealer)
+outcome dealer "Dealer wins" when total(dealer) <= 21 and total(dealer) > total(player)
+outcome push "Push" when total(dealer) <= 21 and total(player) = total(dealer)
+let dealt_ten = value(card(dealer, 2)) = 10
+bet player "Player"
+    wins when outcome is bust or outcome is player, pays 1 to 1
+    push when outcome is push
+bet soft "Soft dealer"
+    wins when soft(dealer) and count(dealer) >= 3, pays 3 to 1
+bet ace "Ace first"
+    wins when value(first(player)) = 1, pays 11 to 1
+bet even "Even round"
+    wins when cards_used mod 2 = 0 and abs(total(player) - total(dealer)) <= 2, pays 1 to 1
+bet ten "Ten second"
+    wins when dealt_ten, pays 1 to 1
+"""
+
+
+def mini_total(cards: list[int]) -> tuple[int, bool]:
+    """(best total, soft) of card values 1..10, an ace counting 1 or 11."""
+    base = sum(cards)
+    if 1 in cards and base + 10 <= 21:
+        return base + 10, True
+    return base, False
+
+
+def mini_returns() -> dict[str, Fraction]:
+    """Every round of the 21-game over card values (A=1 .. 9, four of each; 10 J Q K sixteen tens), with
+    card removal; weights are integer counts of ordered deals, divided at the end."""
+    counts = {v: 16 if v == 10 else 4 for v in range(1, 11)}
+    out = {k: Fraction(0) for k in ("player", "soft", "ace", "even", "ten")}
+    by_length: dict[int, dict[str, int]] = {}
+
+    def walk(cards, ways):
+        if len(cards) >= 2:
+            player, dealer = [cards[0]], cards[1:]
+            dt, soft = mini_total(dealer)
+            if dt >= 13:
+                pt, _ = mini_total(player)
+                got = by_length.setdefault(len(cards), {k: 0 for k in out})
+                got["player"] += 2 * ways if dt > 21 or pt > dt else ways if pt == dt else 0
+                got["soft"] += 4 * ways if soft and len(dealer) >= 3 else 0
+                got["ace"] += 12 * ways if cards[0] == 1 else 0
+                got["even"] += 2 * ways if len(cards) % 2 == 0 and abs(pt - dt) <= 2 else 0
+                got["ten"] += 2 * ways if len(dealer) >= 2 and dealer[1] == 10 else 0
+                return
+        for v in range(1, 11):
+            if counts[v]:
+                counts[v] -= 1
+                walk(cards + [v], ways * (counts[v] + 1))
+                counts[v] += 1
+
+    walk([], 1)
+    for length, sums in by_length.items():
+        deals = 1
+        for i in range(length):
+            deals *= 52 - i
+        for k, v in sums.items():
+            out[k] += Fraction(v, deals)
+    return out
+
+
+def test_repeated_draws_soft_totals_and_card_positions_analyse_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "mini.rules"
+    path.write_text(MINI, encoding="utf-8")
+    game, diags = Loader().load(str(path))
+    assert game is not None and not any(d.is_error for d in diags), diags
+    plan = analysis_plan(game)
+    assert not plan["supported"] and plan["general"]  # the general enumerator
+    engine = load_engine(emit_engine(game, "mini.rules"), "new_mini")
+    a = load_engine(emit_analysis_module(game, "mini.rules"), "new_mini_analysis").analyse(engine)
+    theirs = mini_returns()
+    for name, expected in theirs.items():
+        assert a["bets"][name]["expected_return"] == expected, name
+    assert sum(a["outcomes"].values()) == 1
+    r = engine.play(["AS", "AH", "AC", "AD"])  # player A: soft 11; dealer A + A = soft 12 draws, A: soft 13
+    assert (engine.total(r.player), engine.total(r.dealer), r.cards_used, r.outcome) == (11, 13, 4, "dealer")
+    assert engine.is_soft(r.dealer)
+
+
+def test_the_cards_show_the_published_figures() -> None:
+    for spec, figures in (("dragon_tiger", ("3.7349 %", "32.7711 %", "13.9759 %")),
+                          ("ez_baccarat", ("1.0183 %", "7.6113 %", "10.1876 %")),
+                          ("dragon_bonus", ("2.6517 %", "9.3731 %"))):
+        card = (ROOT / "generated" / "cards" / f"{spec}.en.md").read_text(encoding="utf-8")
+        for figure in figures:
+            assert figure in card, (spec, figure)
+
+
+@pytest.mark.parametrize("spec", ["dragon_tiger", "ez_baccarat", "dragon_bonus"])
+def test_each_new_spec_cites_a_source_and_labels_every_language(spec: str) -> None:
+    game = Loader().load(str(SPEC / f"{spec}.rules"))[0]
+    assert game.sources and all("Wizard of Odds" in s.description for s in game.sources if s.ident.startswith("WOO"))
+    for thing in [game, *game.bets.values(), *game.outcomes.values(), *game.events.values()]:
+        labels = thing.labels
+        assert all(labels.has(lang) for lang in ("en", "zh-Hans", "zh-Hant")), (spec, getattr(thing, "name", ""))
