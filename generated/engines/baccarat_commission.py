@@ -12,10 +12,10 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion baccarat_commission_analysis.py beside it (standard library
 only): baccarat_commission_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common (round_to), dealt_round (third, card_value, same_rank, grid_table, pays_to, rooms), shoe (burn),
-table_ops (squeeze, pushed_stakes, void), jsonl.
-Left out for this spec: common.exact_div, dealt_round.no_rooms, table_ops.no_squeeze, table_ops.no_pushed_stakes,
-table_ops.no_void.
+Runtime parts: common (round_to), dealt_round (plain_total, third, card_value, same_rank, grid_table, no_repeats,
+pays_to, rooms), shoe (burn), table_ops (squeeze, pushed_stakes, void), jsonl.
+Left out for this spec: common.exact_div, dealt_round.soft_sum, dealt_round.repeats, dealt_round.no_rooms,
+table_ops.no_squeeze, table_ops.no_pushed_stakes, table_ops.no_void.
 
 Public calls (`__all__`), by part:
 
@@ -51,6 +51,8 @@ dealt_round:
   same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
   grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
   MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
+  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  NotEnoughCards                  The cards given ran out before the round was over (a hand still had to draw).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
   play(cards, explain=False, observe=None)
                                   Adjudicate one round from cards in dealing order; unused cards are left over.
@@ -63,7 +65,9 @@ dealt_round:
   check_limits(room, bets)        Reject a stake outside the room's limits, naming the room and the limit.
 
 shoe:
-  round_max_cards()               The most cards one round can use: the deal and one card per drawing hand.
+  ShoeRanOut                      The cards ran out in the middle of a round (a hand drawing while a condition holds
+                                  went past them).
+  round_max_cards()               The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
   deal_at(cards, start)           The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's
                                   `play`.
   Shoe(seed=None, decks=None)     A shuffled shoe of the spec's decks, dealt by the spec's procedure.
@@ -131,13 +135,13 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'MissingCell', 'Round', 'play', 'settle', 'pays_to',
-    'record', 'read_request', 'adjudicate', 'check_limits', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets',
-    'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets', 'valid_amount', 'TableRound', 'void_round',
-    'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl',
-    'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker',
-    'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'no_valid_bets',
-    'pushed_banker', 'pushed_player'
+    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'MissingCell', 'drawing_steps', 'NotEnoughCards',
+    'Round', 'play', 'settle', 'pays_to', 'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut',
+    'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule',
+    'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
+    'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair',
+    'event_banker_pair', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of', 'bet_banker', 'bet_player',
+    'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'no_valid_bets', 'pushed_banker', 'pushed_player'
 ]
 
 
@@ -448,12 +452,14 @@ def round_to(amount, unit, mode):
 CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
+# ---- runtime: dealt_round.plain_total (begin) ---- if not soft
 def total(cards):
     """The total of some cards, by the spec's values."""
     s = 0
     for c in cards:
         s += CARD_VALUE[c]
     return s % MODULUS if MODULUS else s
+# ---- runtime: dealt_round.plain_total (end) ----
 
 
 # ---- runtime: dealt_round.third (begin) ---- if uses third
@@ -512,6 +518,17 @@ class MissingCell(EngineError):
         self.key = key
 
 
+# ---- runtime: dealt_round.no_repeats (begin) ---- if not repeats
+def drawing_steps(r):
+    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
+    return DRAWERS
+# ---- runtime: dealt_round.no_repeats (end) ----
+
+
+class NotEnoughCards(InvalidCards):
+    """The cards given ran out before the round was over (a hand still had to draw)."""
+
+
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
@@ -550,7 +567,7 @@ def play(cards, explain=False, observe=None):
         if explain:
             r.steps.append({"step": "stand all", "rule": STAND_RULE})
     else:
-        for hand, decide in DRAWERS:
+        for hand, decide in drawing_steps(r):
             if observe is None:
                 rule, key, draws = decide(r)
             else:
@@ -561,7 +578,7 @@ def play(cards, explain=False, observe=None):
                     rule, key, draws = gap.rule, gap.key, False
             if draws:
                 if pos >= n:
-                    raise InvalidCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
+                    raise NotEnoughCards(f"not enough cards: {hand} draws, but the cards ran out after {n}")
                 getattr(r, hand).append(codes[pos])
                 pos += 1
             if explain:
@@ -660,8 +677,15 @@ def check_limits(room, bets):
 
 # ---- runtime: shoe (begin) ---- croupier/backends/engine/runtime/shoe.py
 
+class ShoeRanOut(InvalidTable):
+    """The cards ran out in the middle of a round (a hand drawing while a condition holds went past them)."""
+
+
 def round_max_cards():
-    """The most cards one round can use: the deal and one card per drawing hand."""
+    """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
+
+    A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
+    """
     return len(DEAL_ORDER) + len(DRAWERS)
 
 
@@ -673,8 +697,10 @@ def deal_at(cards, start):
         getattr(r, hand).append(cards[pos])
         pos += 1
     if not stand_all(r):
-        for hand, decide in DRAWERS:
+        for hand, decide in drawing_steps(r):
             if decide(r)[2]:
+                if pos >= len(cards):
+                    raise ShoeRanOut("the shoe ran out of cards in the middle of a round")
                 getattr(r, hand).append(cards[pos])
                 pos += 1
     r.outcome = outcome_of(r)
@@ -1135,7 +1161,7 @@ def bet_banker(r, stake):
     # wins when outcome is banker, pays 1 to 1 less 5% commission [001]
     if (r.outcome == 'banker'):
         return pays_to(stake, 1, Q_1_20, Q_1_100, 'half-up')
-    # push when outcome is tie
+    # push when outcome is tie [003]
     if (r.outcome == 'tie'):
         return stake
     return 0
@@ -1146,7 +1172,7 @@ def bet_player(r, stake):
     # wins when outcome is player, pays 1 to 1 [001]
     if (r.outcome == 'player'):
         return pays_to(stake, 1, 0, None, None)
-    # push when outcome is tie
+    # push when outcome is tie [003]
     if (r.outcome == 'tie'):
         return stake
     return 0
@@ -1179,8 +1205,9 @@ def bet_player_pair(r, stake):
 BETS = {'banker': bet_banker, 'player': bet_player, 'tie': bet_tie, 'banker_pair': bet_banker_pair, 'player_pair': bet_player_pair}
 
 
-# Each bet clause's (bet, 'win' or 'push', index, test of a finished round), in the spec's
-# order, for tools that survey rounds.
+# Each bet clause's (bet, kind, index among the bet's clauses of that kind, test of a finished
+# round), in the order written; kind is 'win', 'push' or 'loses', and a payout table's clause holds
+# when one of its rows applies: for tools that survey which clause can decide.
 BET_CLAUSES = (
     ('banker', 'win', 0, lambda r: (r.outcome == 'banker')),
     ('banker', 'push', 0, lambda r: (r.outcome == 'tie')),
@@ -1202,14 +1229,18 @@ def pushed_banker(r):
     """Whether a stake on banker comes back by its push rule."""
     if (r.outcome == 'banker'):
         return False
-    return (r.outcome == 'tie')
+    if (r.outcome == 'tie'):
+        return True
+    return False
 
 
 def pushed_player(r):
     """Whether a stake on player comes back by its push rule."""
     if (r.outcome == 'player'):
         return False
-    return (r.outcome == 'tie')
+    if (r.outcome == 'tie'):
+        return True
+    return False
 
 
 PUSHED = {'banker': pushed_banker, 'player': pushed_player}

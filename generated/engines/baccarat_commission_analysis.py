@@ -6,19 +6,26 @@ beside this file or as Croupier loads it from source. For example, with both fil
 baccarat_commission, baccarat_commission_analysis` then `baccarat_commission_analysis.analyse(baccarat_commission, 8)`
 gives the exact figures (Fractions) of one round from a full 8-deck shoe.
 
-Runtime parts: analysis_round.
+Runtime parts: analysis_round, analysis_summary.
 
 Public calls (`__all__`), by part:
 
 analysis_round:
   card_classes(engine, by_rank, decks)
                                   [(representative code, value, copies in the shoe, rank index)] by rank or by value.
-  falling(n, k)                   n (n-1) … (n-k+1): ordered ways to deal k cards from n.
   value_adder(modulus)            `add(total, value)`: a hand's total after one more card, modulo the spec's modulus
                                   if it has one.
+  Enumerator(engine, decks)       One exact enumeration of a shoe of `decks` decks (see `analyse`).
+
+analysis_summary:
+  falling(n, k)                   n (n-1) … (n-k+1): ordered ways to deal k cards from n.
   hand_round(engine, codes_by_hand)
                                   An engine's Round holding the given cards (for the engine's rule functions).
-  Enumerator(engine, decks)       One exact enumeration of a shoe of `decks` decks (see `analyse`).
+  bet_rules(engine)               Each bet's clause tests in the order written (from `BET_CLAUSES`).
+  clause_facts(engine, r, rules)  For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a
+                                  round; a clause
+  covered_clauses(seen)           {bet: {clause: the earlier clause that always covers it}} from the vectors of clause
+                                  truths seen:
   analyse(engine, decks=None)     The exact analysis of one round of `engine` from a full shoe of `decks` decks
                                   (default: the spec's).
   exact_returns(engine, decks=None)
@@ -31,7 +38,8 @@ import operator
 from fractions import Fraction
 
 __all__ = [
-    'card_classes', 'falling', 'value_adder', 'hand_round', 'Enumerator', 'analyse', 'exact_returns'
+    'card_classes', 'value_adder', 'Enumerator', 'falling', 'hand_round', 'bet_rules', 'clause_facts',
+    'covered_clauses', 'analyse', 'exact_returns'
 ]
 
 
@@ -75,14 +83,6 @@ def card_classes(engine, by_rank, decks):
     return [tuple(x) for x in merged.values()]
 
 
-def falling(n, k):
-    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def value_adder(modulus):
     """`add(total, value)`: a hand's total after one more card, modulo the spec's modulus if it has one."""
     if not modulus:
@@ -93,14 +93,6 @@ def value_adder(modulus):
         return t % modulus
 
     return add
-
-
-def hand_round(engine, codes_by_hand):
-    """An engine's Round holding the given cards (for the engine's rule functions)."""
-    r = engine.Round()
-    for hand, codes in zip(engine.HANDS, codes_by_hand):
-        setattr(r, hand, list(codes))
-    return r
 
 
 class Enumerator:
@@ -430,19 +422,81 @@ class Enumerator:
         return self.expand(packed_finals), dealt_totals
 
 
+# ---- runtime: analysis_round (end) ----
+
+
+# ---- runtime: analysis_summary (begin) ---- croupier/backends/engine/runtime/analysis_summary.py
+
+def falling(n, k):
+    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+def hand_round(engine, codes_by_hand):
+    """An engine's Round holding the given cards (for the engine's rule functions)."""
+    r = engine.Round()
+    for hand, codes in zip(engine.HANDS, codes_by_hand):
+        setattr(r, hand, list(codes))
+    return r
+
+
+def bet_rules(engine):
+    """Each bet's clause tests in the order written (from `BET_CLAUSES`)."""
+    out = {name: [] for name in engine.BETS}
+    for name, _kind, _i, test in engine.BET_CLAUSES:
+        out[name].append(test)
+    return out
+
+
+def clause_facts(engine, r, rules):
+    """For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a round; a clause
+    whose condition cannot be told (it reads a card the round lacks) does not hold."""
+    out = {}
+    for name, tests in rules.items():
+        vector = []
+        for test in tests:
+            try:
+                vector.append(bool(test(r)))
+            except engine.EngineError:
+                vector.append(False)
+        out[name] = tuple(vector)
+    return out
+
+
+def covered_clauses(seen):
+    """{bet: {clause: the earlier clause that always covers it}} from the vectors of clause truths seen:
+    clause j is covered by an earlier clause i when j holds in some round and i holds in every round j does."""
+    out = {}
+    for name, vectors in seen.items():
+        for j in range(max((len(v) for v in vectors), default=0)):
+            holding = [v for v in vectors if v[j]]
+            if not holding:
+                continue
+            for i in range(j):
+                if all(v[i] for v in holding):
+                    out.setdefault(name, {})[j] = i
+                    break
+    return out
+
+
 def analyse(engine, decks=None):
     """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
 
     Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
     "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
     {"returns": {multiple: p}, "expected_return", "house_edge", "variance", "hit", "push",
-    "scales_linearly"}}}. A bet's return is what a unit stake gets back, stake included.
+    "scales_linearly"}}, "clauses": {bet: [whether clause i ever holds]}, "covered": {bet:
+    {clause: earlier clause that always covers it}}}. A bet's return is what a unit stake gets
+    back, stake included; clauses are counted from 0 in the order the spec writes them.
     Bad input raises the engine's EngineError; an engine of another game, ValueError.
     """
     if getattr(engine, "GAME", None) != GAME:
         raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
     EngineError = engine.EngineError
-    if not ANALYSIS["supported"]:
+    if not ANALYSIS["supported"] and not ANALYSIS.get("general"):
         raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
     decks = engine.DECKS if decks is None else decks
     if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
@@ -457,6 +511,8 @@ def analyse(engine, decks=None):
     totals = [{} for _ in HANDS]
     returns = {name: {} for name in BETS}
     linear = {name: True for name in BETS}
+    seen = {name: set() for name in BETS}
+    rules = bet_rules(engine)
     big = 10 ** 6
     for weight, codes in finals.values():
         r = hand_round(engine, codes)
@@ -474,6 +530,8 @@ def analyse(engine, decks=None):
             if linear[name] and Fraction(bet(r, big), big) != ret:
                 linear[name] = False
             returns[name][ret] = returns[name].get(ret, 0) + weight
+        for name, vector in clause_facts(engine, r, rules).items():
+            seen[name].add(vector)
     if sum(outcomes.values()) != d:
         raise EngineError("the enumeration lost some deals (a bug in the analysis)")
     out = {
@@ -485,6 +543,9 @@ def analyse(engine, decks=None):
         "two_card_totals": {hand: {t: Fraction(w, d) for t, w in sorted(dealt_totals[h].items())}
                             for h, hand in enumerate(HANDS)},
         "bets": {},
+        "clauses": {name: [any(v[i] for v in vectors) for i in range(len(rules[name]))]
+                    for name, vectors in seen.items()},
+        "covered": covered_clauses(seen),
     }
     for name, dist in returns.items():
         probs = {m: Fraction(w, d) for m, w in sorted(dist.items())}
@@ -507,4 +568,4 @@ def exact_returns(engine, decks=None):
     return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}
 
 
-# ---- runtime: analysis_round (end) ----
+# ---- runtime: analysis_summary (end) ----
