@@ -174,7 +174,6 @@ class _Enumerator:
         return self.space
 
     def exact_returns(self) -> None:
-    def exact_returns(self) -> None:
         """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,
         the enumeration here stops weighing rounds early); it also tells which bet clauses an earlier
         clause always covers, and why a game cannot be analysed exactly."""

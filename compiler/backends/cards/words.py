@@ -55,6 +55,24 @@ QUANTITIES = {
     "min:*": N_("the smallest of %(x)s"),
     "max:*": N_("the largest of %(x)s"),
     "floor:number": N_("%(x)s, rounded down to a whole number"),
+    "abs:number": N_("the size of %(x)s, without its sign"),
+    "first:hand": N_("the %(x)s's first card"),
+    "first:cards": N_("the first of %(x)s"),
+    "last:hand": N_("the %(x)s's last card"),
+    "last:cards": N_("the last of %(x)s"),
+    "rank:card": N_("the rank of %(x)s"),
+    "suit:card": N_("the suit of %(x)s"),
+}
+# functions of two arguments: the phrase of a call by function key and the first argument's type (%(a)s, %(b)s)
+QUANTITIES2 = {
+    "card:hand": N_("card %(b)s of the %(a)s"),
+    "card:cards": N_("card %(b)s of %(a)s"),
+    "count_class:hand": N_("the number of cards of the class %(b)s the %(a)s holds"),
+    "count_class:cards": N_("the number of cards of the class %(b)s among %(a)s"),
+    "count_suit:hand": N_("the number of cards of the suit %(b)s the %(a)s holds"),
+    "count_suit:cards": N_("the number of cards of the suit %(b)s among %(a)s"),
+    "count_rank:hand": N_("the number of cards of the rank %(b)s the %(a)s holds"),
+    "count_rank:cards": N_("the number of cards of the rank %(b)s among %(a)s"),
 }
 # conditions: (positive, negative)
 CONDITIONS = {
@@ -62,11 +80,18 @@ CONDITIONS = {
     "same_rank:hand": (N_("the %(x)s's cards are all of one rank"), N_("the %(x)s's cards are not all of one rank")),
     "same_rank:cards": (N_("%(x)s are of the same rank"), N_("%(x)s are not of the same rank")),
     "placed:bet": (N_("the bettor has a stake on %(x)s"), N_("the bettor has no stake on %(x)s")),
+    "same_suit:hand": (N_("the %(x)s's cards are all of one suit"), N_("the %(x)s's cards are not all of one suit")),
+    "same_suit:cards": (N_("%(x)s are of the same suit"), N_("%(x)s are not of the same suit")),
+    "soft:hand": (N_("the %(x)s's total counts a card at its other value"),
+                  N_("the %(x)s's total counts no card at its other value")),
+    "soft:cards": (N_("the total of %(x)s counts a card at its other value"),
+                   N_("the total of %(x)s counts no card at its other value")),
 }
 
 # ---- names that are not the spec's own (the spec's own are said by their labels) -------------------------------
 HAND_FACTS = {"count": N_("the number of its cards"), "total": N_("its total")}
 HAND_FACT_CONDITIONS = {"wild": (N_("it holds a wild card"), N_("it holds no wild card"))}
+ROUND_FACTS = {"cards_used": N_("the number of cards the round used")}
 TABLE_FACTS = {"poorest": N_("the coins of the poorest player"), "players": N_("the number of players")}
 ROLES = {"winner": N_("winner"), "loser": N_("loser"), "banker": N_("banker"), "player": N_("player")}
 PAIR_FACTS = {"tied": (N_("the two hands rank equal"), N_("the two hands do not rank equal"))}
@@ -90,8 +115,9 @@ ARITHMETIC = {
     "-": N_("%(left)s minus %(right)s"),
     "*": N_("%(left)s times %(right)s"),
     "/": N_("%(left)s divided by %(right)s"),
+    "mod": N_("the remainder of %(left)s divided by %(right)s"),
 }
-PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "mod": 2}
 GROUP = N_("(%(x)s)")
 NEGATE = N_("minus %(x)s")
 IN_RANGE = (N_("%(x)s is between %(low)s and %(high)s"), N_("%(x)s is not between %(low)s and %(high)s"))
@@ -297,11 +323,43 @@ class Words(NodeVisitor):
         self._plain(negated, "a value")
         return let_name(e.name)
 
+    def visit_RoundFormulaRef(self, e: ir.RoundFormulaRef, negated: bool = False) -> str:
+        formula = self.game.formulas.get(e.name)
+        if formula is not None and formula.labels.texts:
+            return self.visit_FormulaRef(e, negated)
+        if formula is None or formula.expr is None:
+            raise MissingWords(f"no words for the round's value `{e.name}`")
+        return self.visit(formula.expr, negated)  # an unlabelled `let` is said by what it stands for
+
+    def visit_RoundFact(self, e: ir.RoundFact, negated: bool = False) -> str:
+        self._plain(negated, f"the round fact `{e.name}`")
+        if e.name not in ROUND_FACTS:
+            raise MissingWords(f"no words for the round fact `{e.name}`")
+        return self.p.say(ROUND_FACTS[e.name])
+
+    def visit_RankName(self, e: ir.RankName, negated: bool = False) -> str:
+        self._plain(negated, "a rank")
+        return self.game.joker_labels[e.name].get(self.lang, e.name) if e.name in self.game.joker_labels else e.name
+
+    def visit_SuitName(self, e: ir.SuitName, negated: bool = False) -> str:
+        self._plain(negated, "a suit")
+        return e.name
+
+    def visit_CardName(self, e: ir.CardName, negated: bool = False) -> str:
+        self._plain(negated, "a card")
+        return e.name
+
     def visit_Invalid(self, e: ir.Invalid, negated: bool = False) -> str:
         raise MissingWords("an expression that did not resolve has no words (its spec has errors)")
 
     # ---- calls and tests ------------------------------------------------------------------------------------
     def visit_Call(self, e: ir.Call, negated: bool = False) -> str:
+        if len(e.function.args) == 2:
+            self._plain(negated, f"`{e.func}(…)`")
+            key = function_key(e.function, e.args[0].type)
+            if key not in QUANTITIES2:
+                raise MissingWords(f"no words for the function `{e.func}` of a {key.partition(':')[2]}")
+            return self.p.say(QUANTITIES2[key], a=self.visit(e.args[0]), b=self.visit(e.args[1]))
         key = self.arg_key(e)
         x = self.p.nouns([self.visit(a) for a in e.args])
         if key in CONDITIONS:
