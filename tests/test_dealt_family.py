@@ -198,13 +198,15 @@ bet x "X"
         | 8 | 10 to 1 |
     loses half when outcome is tie
 """)
-    rows = next(b for b in card_view(g, "en", [], e)["bets"] if b["name"] == "x")["rules"]
-    assert [(r["kind"], r["when"], r["including"]) for r in rows] == [
-        ("push", "total(b) = 7", "1"),
-        ("wins", "outcome is pw, margin = 9", "31"),
-        ("wins", "outcome is pw, margin = 8", "11"),
-        ("loses", "outcome is tie", "0.5"),
-    ]
+    view = next(b for b in card_view(g, "en", [], e)["bets"] if b["name"] == "x")
+    rows = view["rules"]
+    assert [r["kind"] for r in rows] == ["push", "wins", "wins", "loses"]
+    assert [r.get("odds") for r in rows] == [None, "30 to 1", "10 to 1", None]
+    assert "9" in rows[1]["text"] and "8" in rows[2]["text"] and "margin" not in rows[1]["text"]
+    assert rows[3]["text"].startswith("The bet loses 0.5 of the stake when")
+    assert view["order"] == "The first of these rules that applies decides."
+    assert [r["spec"]["code"].split(",")[0] for r in rows] == [
+        "push when total(b) = 7", "wins when outcome is pw", "wins when outcome is pw", "loses half when outcome is tie"]
 
 
 def test_the_card_says_why_the_exact_analysis_is_missing() -> None:

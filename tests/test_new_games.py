@@ -20,7 +20,7 @@ import pytest
 from croupier.backends.engine.analysis_emitter import analysis_plan, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
-from croupier.driver import pipeline
+from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,7 +177,7 @@ def test_the_win_first_spelling_is_a_covered_clause(tmp_path: Path) -> None:
     for base in ("baccarat", "baccarat_commission"):
         (tmp_path / f"{base}.rules").write_text((SPEC / f"{base}.rules").read_text(encoding="utf-8"), "utf-8")
     (tmp_path / "ez_baccarat.rules").write_text(text, encoding="utf-8")
-    result = pipeline.compile_spec(tmp_path / "ez_baccarat.rules", Loader(), emit=False)
+    result = compile_spec(tmp_path / "ez_baccarat.rules", Level.CHECKED)
     covered = [d for d in result.diagnostics if d.code == "E0407"]
     assert len(covered) == 1
     assert "`push when dragon7` never decides" in covered[0].message

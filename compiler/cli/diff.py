@@ -1,7 +1,7 @@
 """`croupier diff OLD NEW [--json] [--html FILE]`: what changed between two versions of a spec.
 
 OLD and NEW are spec files, or git revisions of specs (`croupier diff HEAD~1
-spec/baccarat.rules`, `croupier diff v1..v2 spec/`); see `croupier.tools.diff`.
+spec/game.rules`, `croupier diff v1..v2 spec/`); see `croupier.tools.diff`.
 Exits 0 when every pair is equivalent in play, 1 when something changed in play,
 2 when a version cannot be read or does not resolve.
 """

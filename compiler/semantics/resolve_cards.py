@@ -76,8 +76,8 @@ def card_class(cx: Context, stmt: ast.ClassStmt) -> None:
 
 def single_card(cx: Context, card: str, span, where: str) -> None:
     cx.err("E0138", f"{where} names the single card {card}; here only whole ranks can be named", span,
-           f"name its rank ({card[:-1]}); single cards are named in values, in the card classes of a dealt "
-           "round and in its conditions")
+           f"name its rank ({card[:-1]}); single cards are named in values, in `wild`, in the card classes of "
+           "a dealt round and in its conditions")
 
 
 def wild(cx: Context, stmt: ast.WildStmt) -> None:
