@@ -21,8 +21,8 @@ analysis_summary:
   falling(n, k)                   n (n-1) … (n-k+1): ordered ways to deal k cards from n.
   hand_round(engine, codes_by_hand)
                                   An engine's Round holding the given cards (for the engine's rule functions).
-  bet_rules(engine)               Each bet's clause tests in the order written (from `BET_CLAUSES`).
-  clause_facts(engine, r, rules)  For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a
+  clauses_by_bet(engine)          Each bet's clause tests in the order written (from `BET_CLAUSES`).
+  clause_facts(engine, r, rules)  For each bet, the truth of each of its clauses (`rules`, from `clauses_by_bet`) in a
                                   round; a clause
   covered_clauses(seen)           {bet: {clause: the earlier clause that always covers it}} from the vectors of clause
                                   truths seen:
@@ -38,7 +38,7 @@ import operator
 from fractions import Fraction
 
 __all__ = [
-    'card_classes', 'value_adder', 'Enumerator', 'falling', 'hand_round', 'bet_rules', 'clause_facts',
+    'card_classes', 'value_adder', 'Enumerator', 'falling', 'hand_round', 'clauses_by_bet', 'clause_facts',
     'covered_clauses', 'analyse', 'exact_returns'
 ]
 
@@ -443,7 +443,7 @@ def hand_round(engine, codes_by_hand):
     return r
 
 
-def bet_rules(engine):
+def clauses_by_bet(engine):
     """Each bet's clause tests in the order written (from `BET_CLAUSES`)."""
     out = {name: [] for name in engine.BETS}
     for name, _kind, _i, test in engine.BET_CLAUSES:
@@ -452,7 +452,7 @@ def bet_rules(engine):
 
 
 def clause_facts(engine, r, rules):
-    """For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a round; a clause
+    """For each bet, the truth of each of its clauses (`rules`, from `clauses_by_bet`) in a round; a clause
     whose condition cannot be told (it reads a card the round lacks) does not hold."""
     out = {}
     for name, tests in rules.items():
@@ -512,7 +512,7 @@ def analyse(engine, decks=None):
     returns = {name: {} for name in BETS}
     linear = {name: True for name in BETS}
     seen = {name: set() for name in BETS}
-    rules = bet_rules(engine)
+    rules = clauses_by_bet(engine)
     big = 10 ** 6
     for weight, codes in finals.values():
         r = hand_round(engine, codes)

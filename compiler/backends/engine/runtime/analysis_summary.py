@@ -31,7 +31,7 @@ def hand_round(engine, codes_by_hand):
     return r
 
 
-def bet_rules(engine):
+def clauses_by_bet(engine):
     """Each bet's clause tests in the order written (from `BET_CLAUSES`)."""
     out = {name: [] for name in engine.BETS}
     for name, _kind, _i, test in engine.BET_CLAUSES:
@@ -40,7 +40,7 @@ def bet_rules(engine):
 
 
 def clause_facts(engine, r, rules):
-    """For each bet, the truth of each of its clauses (`rules`, from `bet_rules`) in a round; a clause
+    """For each bet, the truth of each of its clauses (`rules`, from `clauses_by_bet`) in a round; a clause
     whose condition cannot be told (it reads a card the round lacks) does not hold."""
     out = {}
     for name, tests in rules.items():
@@ -100,7 +100,7 @@ def analyse(engine, decks=None):
     returns = {name: {} for name in BETS}
     linear = {name: True for name in BETS}
     seen = {name: set() for name in BETS}
-    rules = bet_rules(engine)
+    rules = clauses_by_bet(engine)
     big = 10 ** 6
     for weight, codes in finals.values():
         r = hand_round(engine, codes)
