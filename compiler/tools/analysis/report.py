@@ -115,7 +115,7 @@ def text_report(a: dict, title: str) -> str:
     lines = [f"{title}: exact analysis, {a['decks']} deck(s), {a['cards']} cards", "", "Outcomes"]
     lines += [f"  {k:<14} {pct(p):>12}   {dec(p)}" for k, p in a["outcomes"].items()]
     lines += ["", "Events"] + [f"  {k:<14} {pct(p):>12}" for k, p in a["events"].items()]
-    for label, key in (("Final totals", "totals"), ("Two-card totals", "two_card_totals")):
+    for label, key in (("Final totals", "totals"), ("Totals as dealt, before any draw", "two_card_totals")):
         lines += ["", label]
         for h, d in a[key].items():
             lines.append(f"  {h:<10}" + " ".join(f"{t}:{pct(p, 2)}" for t, p in d.items()))
