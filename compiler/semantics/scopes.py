@@ -173,10 +173,14 @@ class Checker(NodeVisitor):
         else:
             left = self.visit(e.left, scope)
             right = self.operand(e.right, scope, left.type)
+        ordered = False
         for side, t in ((e.left, left.type), (e.right, right.type)):
             if t is not None and t != NUM and e.op not in ("=", "!="):
-                self.diagnostics.append(error("E0301", f"`{e.op}` compares numbers, but this is a {t}", side.span))
-        if left.type and right.type and left.type != right.type:
+                hint = "a card's value is value(CARD), its rank rank(CARD)" if t == CARD else ""
+                self.diagnostics.append(error("E0301", f"`{e.op}` compares numbers, but this is a {t}", side.span,
+                                              hint))
+                ordered = True
+        if not ordered and left.type and right.type and left.type != right.type:
             self.diagnostics.append(error("E0301", f"cannot compare a {left.type} with a {right.type}", e.span))
         return ir.Compare(e.span, BOOL, e.op, left, right)
 
