@@ -239,3 +239,67 @@ def test_a_model_field_without_a_rule_stops_the_diff(monkeypatch):
     monkeypatch.delitem(FIELDS, "bets")
     with pytest.raises(UnknownField, match="Game.bets"):
         rule_changes(game, game)
+
+
+# ---- the dealt-round statements: ordered clauses, payout tables, partial losses, removals, repeats, soft totals -----
+def changes(old: Path, new: Path) -> list[tuple]:
+    a, b = load_version(old, None).game, load_version(new, None).game
+    return [(c["section"], c["kind"], c["name"], c["change"], c["play"], c["details"]) for c in rule_changes(a, b)]
+
+
+def test_the_order_of_a_bets_clauses_is_in_play(tmp_path):
+    """The first clause that applies settles: moving the Dragon 7 push after the win pays the banker on a Dragon 7."""
+    new = variant(tmp_path, "ez_baccarat",
+                  "    push when dragon7                                   [WOO-EZ]\n"
+                  "    wins when outcome is banker, pays 1 to 1            [WOO-EZ]\n",
+                  "    wins when outcome is banker, pays 1 to 1            [WOO-EZ]\n"
+                  "    push when dragon7                                   [WOO-EZ]\n")
+    assert changes(SPEC / "ez_baccarat.rules", new) == [("bets", "bet", "banker", "changed", True, [
+        "reordered: push when dragon7; wins when outcome is banker, pays 1 to 1; push when outcome is tie → "
+        "wins when outcome is banker, pays 1 to 1; push when dragon7; push when outcome is tie"])]
+
+
+def test_a_payout_table_row_and_a_partial_loss(tmp_path):
+    new = variant(tmp_path, "dragon_bonus", "| 9       | 30 to 1 |", "| 9       | 25 to 1 |")
+    assert changes(SPEC / "dragon_bonus.rules", new) == [
+        ("bets", "bet", "player_bonus", "changed", True, ["| 9 | 30 to 1 | → | 9 | 25 to 1 |"])]
+    new = variant(tmp_path, "dragon_tiger", "loses half when outcome is tie", "loses when outcome is tie")
+    assert changes(SPEC / "dragon_tiger.rules", new) == [
+        ("bets", "bet", "dragon", "changed", True, ["loses half when outcome is tie → loses when outcome is tie"])]
+
+
+def test_a_removal_taken_back(tmp_path):
+    """Without `remove bet player_pair` the base's bet is back: in play under the bets, and the removal itself is
+    listed as documentation."""
+    new = variant(tmp_path, "ez_baccarat", "remove bet player_pair  [WOO-EZ]\n", "")
+    got = changes(SPEC / "ez_baccarat.rules", new)
+    assert ("bets", "bet", "player_pair", "added", True, ["wins when player_pair, pays 11 to 1"]) in got
+    assert ("documentation", "removals", None, "changed", False, ["removed: remove bet player_pair"]) in got
+
+
+FAMILY = (ROOT / "tests" / "errors" / "family_ok.rules").read_text(encoding="utf-8")
+
+
+def family_changes(tmp_path: Path, old: str, new: str) -> list[tuple]:
+    a, b = tmp_path / "a" / "f.rules", tmp_path / "b" / "f.rules"
+    for path, text in ((a, FAMILY), (b, FAMILY.replace(old, new))):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert FAMILY.count(old) == 1
+    return changes(a, b)
+
+
+def test_a_repeated_draw_and_a_soft_total(tmp_path):
+    assert family_changes(tmp_path, "draw d while count(d) < 2 and total(d) < 12", "draw d while total(d) < 12") == [
+        ("round", "repeated draw", "d", "changed", True,
+         ["draw d while count(d) < 2 and total(d) < 12 → draw d while total(d) < 12"])]
+    assert family_changes(tmp_path, "best not over 21", "best not over 20") == [
+        ("cards", "soft total", None, "changed", True,
+         ["A counts 1 or 11, best not over 21 → A counts 1 or 11, best not over 20"])]
+    assert family_changes(tmp_path, "total sum, A counts 1 or 11, best not over 21", "total sum") == [
+        ("cards", "soft total", None, "changed", True, ["A counts 1 or 11, best not over 21 → none"])]
+
+
+@pytest.mark.parametrize("name", ["soft", "repeats", "draw_order", "differences", "bets"])
+def test_the_new_model_fields_have_a_rule(name):
+    assert FIELDS[name].__name__ not in ("ignored",)

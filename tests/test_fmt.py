@@ -46,6 +46,54 @@ def test_the_specs_of_the_repository_are_laid_out(spec):
     assert format_text(text, str(spec))[0] == text
 
 
+# the statements of dealt rounds with card-level rules: a deck declaration, a soft total, a repeated draw, a bet of
+# ordered clauses with a payout table and a loss of half the stake, and a variant's removals
+DEALT = ('game bj extends base  "BJ" zh-Hans "BJ" zh-Hant "BJ"\n'
+         'deck short "Short deck"  zh-Hans "短牌" zh-Hant "短牌" = standard52 without 2..5   [s]\n'
+         'shoe 6 decks of short\n'
+         'value A = 1,6..10 = pip, J Q K = 10\n'
+         'total sum , A counts 1 or 11 , best not over 21   [s §1]\n'
+         'hand dealer "Dealer" zh-Hans "庄" zh-Hant "莊"\n'
+         'deal dealer,dealer\n'
+         'draw dealer while total(dealer)<17 or soft(dealer)   [s §2]\n'
+         'bet margin "Margin" zh-Hans "差" zh-Hant "差"  [s]\n'
+         '  push when total(dealer)=21\n'
+         '  wins when count(dealer)>2,pays by total(dealer)-17   [s §3]\n'
+         '    |natural|1 to 1|\n'
+         '    | 3..4 |   30   to 1 |\n'
+         '  loses half when total(dealer) > 21 [s §4]\n'
+         'remove bet pair   [s]\n'
+         'remove  event pair\n')
+# by hand: one block, so one citation column two spaces after its longest cited line (the deck, 79 columns: a CJK
+# character takes two); a payout table's cells are whole phrases, aligned as the columns of a grid
+DEALT_LAID_OUT = (
+    'game bj extends base "BJ" zh-Hans "BJ" zh-Hant "BJ"\n'
+    'deck short "Short deck" zh-Hans "短牌" zh-Hant "短牌" = standard52 without 2..5  [s]\n'
+    'shoe 6 decks of short\n'
+    'value A = 1, 6..10 = pip, J Q K = 10\n'
+    'total sum, A counts 1 or 11, best not over 21                                    [s §1]\n'
+    'hand dealer "Dealer" zh-Hans "庄" zh-Hant "莊"\n'
+    'deal dealer, dealer\n'
+    'draw dealer while total(dealer) < 17 or soft(dealer)                             [s §2]\n'
+    'bet margin "Margin" zh-Hans "差" zh-Hant "差"                                    [s]\n'
+    '    push when total(dealer) = 21\n'
+    '    wins when count(dealer) > 2, pays by total(dealer) - 17                      [s §3]\n'
+    '        | natural | 1 to 1  |\n'
+    '        | 3..4    | 30 to 1 |\n'
+    '    loses half when total(dealer) > 21                                           [s §4]\n'
+    'remove bet pair                                                                  [s]\n'
+    'remove event pair\n')
+
+
+def test_the_statements_of_dealt_rounds_keep_their_layout():
+    """Deck declarations, soft totals, `draw … while`, payout-table rows, `loses half when` and `remove`."""
+    out, diags = format_text(DEALT, "bj.rules")
+    assert diags == [] and out == DEALT_LAID_OUT
+    assert format_text(DEALT_LAID_OUT, "bj.rules")[0] == DEALT_LAID_OUT
+    for kind in ("deck", "draw_while", "remove"):
+        assert formatter.LAYOUTS[kind] is formatter.plain
+
+
 def test_check_writes_nothing_and_fmt_writes_the_layout(tmp_path, capsys):
     spec = tmp_path / "g.rules"
     spec.write_text(MESSY, encoding="utf-8")

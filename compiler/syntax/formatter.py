@@ -92,7 +92,7 @@ class _Lines:
                 line.cite, line.last = str(tok), max(line.last, tok.end_line or 0)
             elif kind == "GRID_LINE":
                 line = self.start(tok)
-                line.grid, line.trailing_bar = grid_row(str(tok))
+                line.grid, line.trailing_bar = grid_row(str(tok), phrases=self.kind == "bet")  # a payout table
             else:
                 self.word(tok, rule, item is not None or (kind == "WHEN" and rule == self.kind))
         self.close()
@@ -140,7 +140,8 @@ def _kinds(*names: str) -> dict[str, Callable[[Tree, str, int], list[Line]]]:
 # every statement of the grammar and how it is laid out
 LAYOUTS: dict[str, Callable[[Tree, str, int], list[Line]]] = {
     **_kinds("game", "version", "effective", "source", "deck", "suit", "shoe", "joker", "value", "card_class", "wild", "total", "card_order",
-             "suit_order", "hand", "deal", "event", "stand", "draw", "outcome", "bet", "hand_type", "tiebreak",
+             "suit_order", "hand", "deal", "event", "stand", "draw", "draw_while", "outcome", "bet", "hand_type",
+             "tiebreak", "remove",
              "seats", "hand_size", "let", "settle", "policy", "room", "squeeze", "valid_bet", "valid_pushed",
              "cut_card", "burn", "last_round", "void"),
     "assume": assumption,

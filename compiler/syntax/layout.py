@@ -9,7 +9,8 @@ out:
   between chunks with the language's continuation form, a backslash at the end of
   the line, the following lines indented one step more;
 - the rows of one grid are aligned in columns: every cell of a column as wide as
-  its widest cell, `|` bars kept where they stand;
+  its widest cell, `|` bars kept where they stand (a payout table's cell is the
+  whole phrase between two bars, `30 to 1`);
 - the citations of a block (lines not parted by a blank line) start on one column,
   two spaces after the block's longest line that carries one;
 - a comment of its own keeps its place, indented as the line it stands before; a
@@ -48,10 +49,14 @@ class Line:
     group: int = 0  # rows of one grid share a group number
 
 
-def grid_row(text: str) -> tuple[list[list[str]], bool]:
-    """(cells in segments between bars, whether the row ends with a bar) of a `| … |` row."""
+def grid_row(text: str, phrases: bool = False) -> tuple[list[list[str]], bool]:
+    """(cells in segments between bars, whether the row ends with a bar) of a `| … |` row. The cells of a
+    draw grid are its words; with `phrases` (a payout table's row: `| 9 | 30 to 1 |`) each segment is one
+    cell, its words kept together with one space between them."""
     parts = text.split("|")[1:]  # the row starts with a bar
     segments = [part.split() for part in parts]
+    if phrases:
+        segments = [[" ".join(seg)] if seg else [] for seg in segments]
     trailing = len(segments) > 1 and not segments[-1]
     return (segments[:-1] if trailing else segments), trailing
 

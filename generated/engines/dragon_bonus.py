@@ -161,7 +161,7 @@ __all__ = [
 
 GAME = 'dragon_bonus'
 TITLE = 'Baccarat with Dragon Bonus'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = None, None, '44cb6a541695794a'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'd7a5cdbe718e5d8b'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

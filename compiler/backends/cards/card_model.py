@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 
 from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands
 from croupier.backends.cards.glossary import glossary
-from croupier.backends.cards.sentences import Sentences
+from croupier.backends.cards.sentences import Sentences, money
 from croupier.backends.cards.situations import lookup
 from croupier.backends.cards.svg import flow_layout
 from croupier.backends.cards.words import N_
@@ -95,7 +95,7 @@ def _bet_terms(s: Sentences, game: Game, name: str) -> list[str]:
     base = Sentences(game, s.lang, s.engine)
     return [r["text"] if r["kind"] != "wins" else base.p.sentences([r["text"], base.say(N_("Pays %(odds)s."),
                                                                                         odds=r["odds"])])
-            for r in rule_views(base, bet)]
+            for r in flat_rules(rule_views(base, bet))]
 
 
 def provenance(game: Game, lang: str) -> dict:
@@ -158,8 +158,14 @@ def win_view(s: Sentences, rule: BetRule, text: str, payout, code: str) -> dict:
             "spec": spec_ref(code, rule.span, rule.cite)}
 
 
+def flat_rules(rules: list[dict]) -> list[dict]:
+    """A bet's rule views with each payout table's rows in its place, each row a winning rule of its own."""
+    return [x for r in rules for x in (r["rows"] if r["kind"] == "table" else [r])]
+
+
 def rule_views(s: Sentences, bet: Bet) -> list[dict]:
-    """A bet's rules in words, in the order they are tried; a payout table's rows each as a winning rule."""
+    """A bet's rules in words, in the order they are tried; a payout table as one rule with its rows (each row
+    also a winning rule of its own, with its full sentence, for `flat_rules`)."""
     out: list[dict] = []
     for rule in bet.clauses:
         code = rule.describe()
@@ -170,9 +176,16 @@ def rule_views(s: Sentences, bet: Bet) -> list[dict]:
             out.append({"kind": "loses", "text": s.loses(rule.when, rule.part), "cite": rule.cite or "",
                         "spec": spec_ref(code, rule.span, rule.cite)})
         elif rule.table is not None:
+            rows = []
             for row in rule.table.rows:
                 text = s.table_row(rule.when, rule.table.key, row)
-                out.append(win_view(s, rule, text, row.payout, f"{code} | {row.label()} | {row.payout.text} |"))
+                view = win_view(s, rule, text, row.payout, f"{code} | {row.label()} | {row.payout.text} |")
+                rows.append({**view, "key": s.table_cell(row),
+                             "returns": money(s.returns(row.payout, Fraction(EXAMPLE_STAKE)))})
+            out.append({"kind": "table", "text": s.table_head(rule.when, rule.table.key), "cite": rule.cite or "",
+                        "key": s.table_key(rule.table.key), "rows": rows,
+                        "returns_head": s.say(N_("A stake of %(stake)s returns"), stake=EXAMPLE_STAKE),
+                        "spec": spec_ref(code, rule.span, rule.cite)})
         else:
             out.append(win_view(s, rule, s.wins(rule.when), rule.payout,
                                 f"{code}".rstrip(", ")))
@@ -185,9 +198,11 @@ def bet_views(s: Sentences, g: Game) -> list[dict]:
         rules = rule_views(s, b)
         ordered = len(b.clauses) > 1 and any(c.kind != "wins" for c in b.clauses)
         out.append({"name": b.name, "label": b.label(s.lang), "cite": b.cite or "", "rules": rules,
-                    "wins": [r for r in rules if r["kind"] == "wins"],
+                    "wins": [r for r in flat_rules(rules) if r["kind"] == "wins"],
                     "order": s.say(N_("The first of these rules that applies decides.")) if ordered else "",
                     "loses": s.say(N_("Otherwise the bet loses.")),
+                    "note": s.p.sentences(([s.say(N_("The first of these rules that applies decides."))]
+                                           if ordered else []) + [s.say(N_("Otherwise the bet loses."))]),
                     "spec": spec_ref("bet " + b.name, b.span, b.cite)})
     return out
 

@@ -2,9 +2,10 @@
 
 A term is listed when the game has the construct it names (a cut card, a squeeze rule, a
 commission, …): the compiler's concepts have their term and meaning in the message catalogs;
-the spec's own named things (events, card classes) are explained from the model (an event by
-its condition in words, a class by its cards). The odds entry carries a worked amount and,
-when a source writes odds with the stake included, how to read that.
+the spec's own named things (events, a round's named values, card classes) are explained from
+the model (an event by its condition in words, a value by its expression, a class by its
+cards). The odds entry carries a worked amount and, when a source writes odds with the stake
+included, how to read that.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def glossary(game: Game, lang: str, with_math: bool = False) -> list[dict]:
     out = []
     for e in g.events.values():
         out.append({"term": e.label(lang), "text": s.p.sentence(s.cond(e.when)) + s.say(N_("."))})
+    if g.is_dealt_round:  # a round's own named value (a payout table's key): what it stands for
+        for f in g.formulas.values():
+            if f.labels.texts and f.expr is not None:
+                out.append({"term": f.label(lang), "text": s.p.sentence(s.words.say(f.expr)) + s.say(N_("."))})
     for c in g.classes.values():
         names = [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in c.ranks]
         out.append({"term": c.label(lang), "text": s.say(N_("The cards %(ranks)s."), ranks=" ".join(names))})

@@ -15,6 +15,7 @@ from fractions import Fraction
 from types import ModuleType
 
 from croupier.backends.cards.words import N_, ODDS, Phrases, Words, let_name
+from croupier.semantics.expr import EventRef
 from croupier.semantics.model import DrawTable, Game, Payout
 from croupier.syntax.printer import number_text
 
@@ -193,12 +194,34 @@ class Sentences:
     def push(self, when) -> str:
         return self.say(N_("The stake is returned when %(cond)s."), cond=self.cond(when))
 
-    def loses(self, when, part: Fraction) -> str:
-        """A losing rule: all the stake, or a part of it (the rest returned)."""
+    def loses(self, when, part: Fraction, stake: int = 100) -> str:
+        """A losing rule: all the stake, or a part of it (the rest returned, with a worked amount)."""
         if part == 1:
             return self.say(N_("The bet loses when %(cond)s."), cond=self.cond(when))
-        return self.say(N_("The bet loses %(part)s of the stake when %(cond)s; the rest is returned."),
-                        part=number_text(part), cond=self.cond(when))
+        back = money(stake - stake * part)
+        if part == Fraction(1, 2):
+            return self.say(N_("The bet loses half the stake when %(cond)s: a stake of %(stake)s returns %(back)s."),
+                            cond=self.cond(when), stake=stake, back=back)
+        return self.say(N_("The bet loses %(part)s of the stake when %(cond)s: a stake of %(stake)s returns "
+                           "%(back)s."), part=number_text(part), cond=self.cond(when), stake=stake, back=back)
+
+    def table_head(self, when, key) -> str:
+        """A payout table's clause: when it wins, and what its rows are keyed by."""
+        return self.say(N_("Wins when %(cond)s, and pays by %(key)s: the first row that applies."),
+                        cond=self.cond(when), key=self.words.say(key))
+
+    def table_key(self, key) -> str:
+        """The head of a payout table's first column: what its rows are keyed by."""
+        return self.p.sentence(self.words.say(key))
+
+    def table_cell(self, row) -> str:
+        """A payout table row's own cell: a value of the key, a range of them, or a condition (an event by its
+        name)."""
+        if isinstance(row.condition, EventRef):
+            return self.game.events[row.condition.name].label(self.lang)
+        if row.condition is not None:
+            return self.p.sentence(self.cond(row.condition))
+        return str(row.low) if row.low == row.high else self.say(N_("%(low)s to %(high)s"), low=row.low, high=row.high)
 
     def table_row(self, when, key, row) -> str:
         """One row of a payout table: the clause's condition and the row's (a condition, or a value of the key)."""

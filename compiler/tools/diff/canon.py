@@ -87,6 +87,9 @@ def text(value) -> str:
         return value
     if isinstance(value, model.Payout):
         return payout_text(value)
+    if isinstance(value, model.Soft):
+        return f"{' '.join(value.ranks)} counts {number_text(value.low)} or {number_text(value.high)}, " \
+               f"best not over {number_text(value.limit)}"
     if isinstance(value, model.Shoe):
         jokers = f" + jokers {' '.join(value.jokers)}" if value.jokers else ""
         return f"{value.decks} deck{'s' if value.decks != 1 else ''} of {value.kind}{jokers}"

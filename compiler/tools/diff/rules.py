@@ -9,7 +9,8 @@ so that no rule change is ever skipped in silence. Items are described by
 `LINES`, one entry per model class, falling back to their fields.
 
 A change is in play unless only labels, citations, sources or assumptions
-differ; a reordering of statements whose order does not matter is no change.
+differ; a reordering of statements whose order does not matter is no change
+(a bet's clauses are tried in order: their order matters).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import fields
+from fractions import Fraction
 
 from croupier.semantics import model
 from croupier.tools.diff.canon import payout_text, play, text, whole
@@ -27,9 +29,23 @@ class UnknownField(Exception):
 
 
 # ---- items in the spec's words ------------------------------------------------------------------------------
+def _clause(c: model.BetRule) -> list[str]:
+    """One clause of a bet as the spec writes it; a payout table's rows follow it, one a line."""
+    when = text(c.when)
+    if c.kind == "push":
+        return [f"push when {when}"]
+    if c.kind == "loses":
+        part = "" if c.part == 1 else ("half " if c.part == Fraction(1, 2) else f"{text(c.part)} ")
+        return [f"loses {part}when {when}"]
+    if c.table is not None:
+        rows = [f"| {row.label()} | {payout_text(row.payout).removeprefix('pays ')} |" for row in c.table.rows]
+        return [f"wins when {when}, pays by {text(c.table.key)}"] + rows
+    return [f"wins when {when}, {payout_text(c.payout)}"]
+
+
 def _bet(b: model.Bet) -> list[str]:
-    return ([f"wins when {text(w.when)}, {payout_text(w.payout)}" for w in b.wins]
-            + [f"push when {text(p)}" for p in b.pushes])
+    """A bet's clauses in the order they are tried (the order decides which one settles a round)."""
+    return [line for c in b.clauses for line in _clause(c)]
 
 
 def _type(t: model.HandType) -> list[str]:
@@ -59,6 +75,7 @@ LINES: dict[type, Callable] = {
     model.Room: lambda r: [f"{bet}: {text(lo)}..{text(hi)}" for bet, (lo, hi) in r.limits.items()],
     model.CardClass: lambda c: ["= " + " ".join(c.ranks)],
     model.Assumption: lambda a: [text(a.labels)],
+    model.DrawRepeat: lambda r: [f"draw {r.hand} while {text(r.when)}"],
     model.Item: lambda i: [],
 }
 
@@ -72,7 +89,10 @@ def lines_of(value) -> list[str]:
 
 
 def line_changes(old: list[str], new: list[str]) -> list[str]:
-    """What turned the old lines into the new: `old → new`, `added: …`, `removed: …`."""
+    """What turned the old lines into the new: `old → new`, `added: …`, `removed: …`; the same lines in another
+    order (a bet's clauses, tried in order) are `reordered: a; b → b; a`."""
+    if old != new and sorted(old) == sorted(new):
+        return [f"reordered: {'; '.join(old)} → {'; '.join(new)}"]
     out = []
     for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
         if op == "replace":
@@ -152,6 +172,15 @@ def values(old: dict, new: dict) -> list[dict]:
     return [change("cards", "value", None, "changed", True, details)] if details else []
 
 
+def removals(old: list[model.Difference], new: list[model.Difference]) -> list[dict]:
+    """The `remove` statements of a variant. What they remove is compared in its own section (a removed bet
+    under the bets), so a change here is documentation: the same game may be written with or without them."""
+    a = sorted(f"remove {d.kind} {d.name}" for d in old if d.what == "remove")
+    b = sorted(f"remove {d.kind} {d.name}" for d in new if d.what == "remove")
+    details = line_changes(a, b)
+    return [change("documentation", "removals", None, "changed", False, details)] if details else []
+
+
 def ignored(old, new) -> list[dict]:
     return []
 
@@ -166,7 +195,8 @@ def draws(old: list[model.DrawTable], new: list[model.DrawTable]) -> list[dict]:
 FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "name": single("documentation", "game name", in_play=False),
     "labels": single("documentation", "game labels", in_play=False),
-    "path": ignored, "span": ignored, "base": ignored, "differences": ignored, "source_text": ignored,
+    "path": ignored, "span": ignored, "base": ignored, "source_text": ignored,
+    "differences": removals,  # overrides and additions show in the sections of what they override or add
     "hand_size_span": ignored,
     "sources": sources,
     "version": single("documentation", "version", in_play=False),
@@ -183,6 +213,7 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "classes": items("cards", "card class"),
     "wild": single("cards", "wild cards"),
     "modulus": single("cards", "total modulus"),
+    "soft": single("cards", "soft total"),
     "total_cite": single("documentation", "total citation", in_play=False),
     "card_order": single("cards", "card order"),
     "suit_order": single("cards", "suit order"),
@@ -193,6 +224,8 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "stand_when": single("round", "stand all when"),
     "stand_cite": single("documentation", "stand citation", in_play=False),
     "draws": draws,
+    "repeats": items("round", "repeated draw"),
+    "draw_order": single("round", "draw order"),
     "outcomes": items("outcomes", "outcome"),
     "bets": items("bets", "bet"),
     "seats": single("seats", "seats"),
