@@ -144,6 +144,10 @@ class SeatAnalysis:
         return count + hands <= d.cards
 
 
+TABLES_WHY = ("k players: k times one player, exactly: each settles with the banker alone, and any banker and "
+              "player are dealt like the first two hands, the deck never running out")
+
+
 def stake_of(game) -> str | None:
     """The table formula every player stakes against the banker, as the spec declares it (or None)."""
     return game.settlement.stake if game.settlement is not None else None
@@ -190,6 +194,7 @@ def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
             "banker_threshold": dec(t), "player_threshold": dec(t), "exact": True,
             "banker_edge": dec(e), "banker_edge_exact": f"{e.numerator}/{e.denominator}",
             "results": {k: dec(p) for k, p in edge["outcomes"].items()},
+            "tables_why": TABLES_WHY,
             "tables": {str(k): {"banker_net": dec(k * e), "banker_net_exact": f"{(k * e).numerator}/{(k * e).denominator}"}
                        for k in sa.table_sizes(t)},
         }
@@ -239,5 +244,7 @@ def cmd_seat(game, engine, args) -> int:
         lines += [f"  {'a draw' if k == 'draw' else k + ' wins'}: {pct(Fraction(p))}" for k, p in bg["results"].items()]
         lines += [f"  banker's net per base bet against {k} player{'s' if k != '1' else ''}: "
                   f"{pct(Fraction(v['banker_net']))}" for k, v in bg["tables"].items()]
+        if len(bg["tables"]) > 1:
+            lines.append(f"  ({TABLES_WHY})")
     print("\n".join(lines))
     return 0
