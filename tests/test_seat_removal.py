@@ -194,3 +194,24 @@ def test_too_much_work_is_named_not_a_traceback(tmp_path, monkeypatch):
     game, engine = load_text(tmp_path, TINY.replace("LIMIT", "3") + PAIRWISE, "bounded")
     sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
     assert sa.against(Fraction(4)) == {} and "more than 10 terms" in sa.missing
+
+
+def test_the_seat_card_shows_the_best_threshold_table_in_every_language():
+    from croupier.tools.analysis.card_math import math_view
+
+    game, diags = Loader().load(str(ROOT / "spec" / "ten_and_a_half_banker.rules"))
+    assert game is not None and not any(d.is_error for d in diags)
+    views = {lang: math_view(game, lang) for lang in ("en", "zh-Hans", "zh-Hant")}
+    titles = {"en": "Expected result against the banker hitting below 8, by threshold",
+              "zh-Hans": "各门槛对点数低于 8 时要牌的庄家的期望结果",
+              "zh-Hant": "各門檻對點數低於 8 時要牌的莊家的期望結果"}
+    best = {"en": "5 (best)", "zh-Hans": "5（最佳）", "zh-Hant": "5（最佳）"}
+    for lang, view in views.items():
+        rows = view[titles[lang]]
+        marked = [r for r in rows if best[lang] in r.values()]
+        assert len(marked) == 1 and len([r for r in rows if "(best)" in str(r) or "最佳" in str(r)]) == 1
+    rows = {r["hit while total below"]: r for r in views["en"][titles["en"]]}
+    # hitting below 8 against a banker who does the same is the banker's edge, negated (issue 14's figure)
+    assert rows["8"]["exact"] == "-2213696206811/12563624414250"
+    exact = {k: Fraction(r["exact"]) for k, r in rows.items()}
+    assert max(exact.values()) == exact["5 (best)"]
