@@ -215,3 +215,22 @@ def test_the_seat_card_shows_the_best_threshold_table_in_every_language():
     assert rows["8"]["exact"] == "-2213696206811/12563624414250"
     exact = {k: Fraction(r["exact"]) for k, r in rows.items()}
     assert max(exact.values()) == exact["5 (best)"]
+
+
+def test_key_pairs_left_unsettled_are_weighed_again_exhaustively(tmp_path, monkeypatch):
+    """A key pair the short search leaves pending weighs more than 0 here (every pair is left pending on
+    the first pass), so the weighing is redone with every pair searched, and gives the same figures."""
+    game, engine = load_text(tmp_path, TINY.replace("LIMIT", "3") + PAIRWISE, "pending")
+    deck = SeatDeck(engine)
+    ts = deck.thresholds()
+    expected = seat_removal.second_seat_results(deck, PairSettler(deck, False, None), Fraction(4), ts)
+    resolve = seat_removal.RemovalWeigher._resolve
+    passes = []
+
+    def lazy(self, kf, kh):
+        passes.append(self.exhaustive)
+        return resolve(self, kf, kh) if self.exhaustive else self._pending()
+
+    monkeypatch.setattr(seat_removal.RemovalWeigher, "_resolve", lazy)
+    again = seat_removal.second_seat_results(deck, PairSettler(deck, False, None), Fraction(4), ts)
+    assert again == expected and False in passes and True in passes

@@ -26,7 +26,7 @@ from fractions import Fraction
 from croupier.tools.analysis.report import dec, pct
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
 from croupier.tools.analysis.seat_pairs import UNIT_COINS, PairSettler
-from croupier.tools.analysis.seat_removal import TooLarge, second_seat_results
+from croupier.tools.analysis.seat_removal import NotGiven, second_seat_results
 
 __all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "cmd_seat", "separable"]
 
@@ -87,7 +87,7 @@ class SeatAnalysis:
         """`second_seat_results`, or {} (and `self.missing` says why) beyond its bound of work."""
         try:
             return second_seat_results(self.deck, self.settler, t_other, thresholds)
-        except TooLarge as exc:
+        except NotGiven as exc:
             self.missing = f"not computed: {exc}"
             return {}
 

@@ -43,7 +43,11 @@ SEARCH = 24  # pairs of member hands tried per key pair before it is weighed as 
 MAX_TERMS = 40_000_000  # (sub-vector, key) terms weighed at most; beyond, the pair figures are not given
 
 
-class TooLarge(Exception):
+class NotGiven(Exception):
+    """The pair figures cannot be given; the message says why."""
+
+
+class TooLarge(NotGiven):
     """The weighing would exceed MAX_TERMS terms (no spec at hand limit 13 comes near)."""
 
 
@@ -203,7 +207,7 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
                         thresholds: list[Fraction]) -> dict[Fraction, dict]:
     """For each threshold t of the second seat: its exact expected net per unit against a first seat
     hitting below `t_first`, and the probabilities that it wins, loses or draws. Raises TooLarge beyond
-    MAX_TERMS terms."""
+    MAX_TERMS terms, NotGiven when a pair of kinds of hand that can meet finds no hands to settle."""
     seconds: dict[tuple[int, ...], None] = {}
     for t in thresholds:
         seconds.update(dict.fromkeys(deck.finals(t)))
@@ -225,7 +229,7 @@ def _weigh(deck, settler, t_first, thresholds, seconds, exhaustive: bool) -> dic
                 sums[outcome] = sums.get(outcome, 0) + v * w
         if sums.get(weigher.pending, 0):
             if exhaustive:
-                raise ValueError("a key pair of positive weight has no dealable pair of hands")
+                raise NotGiven("two kinds of hand that can meet could not be dealt together to be settled")
             return None
         row = {"net": Fraction(0), "wins": Fraction(0), "losses": Fraction(0)}
         for i, w in sums.items():
