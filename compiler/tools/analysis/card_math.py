@@ -139,7 +139,8 @@ def seat_view(game: Game, lang: str = "en") -> dict:
         sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
         t = game.policy_threshold
         table = [sa.one_hand(x) for x in sa.thresholds()]
-        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t), "best": sa.best_threshold(t)}
+        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t), "best": sa.best_threshold(t),
+                "against": {x: r["net"] for x, r in sa.against(t).items()}}
 
     a = cached("seat-analysis", f"{game.policy_threshold}\0{stake_of(game)}\0{digest}", compute)
     _ = i18n.translations(lang).gettext
@@ -158,10 +159,18 @@ def seat_view(game: Game, lang: str = "en") -> dict:
         _("Threshold policies"): [{below: dec(r["threshold"]), multiplier: dec(r["expected_multiplier"])[:10]}
                                   for r in a["table"]],
     }
+    banker_game = game.settlement.scheme == "against-banker"
     if a["best"] is not None:
-        best = (_("Best threshold (highest expected result against the banker)") if game.settlement.scheme ==
-                "against-banker" else _("Best threshold (highest expected result against one opponent)"))
+        best = (_("Best threshold (highest expected result against the banker)") if banker_game else
+                _("Best threshold (highest expected result against one opponent)"))
         view[best] = dec(a["best"])
+    if a["against"]:
+        title = (_("Expected result against the banker hitting below %(t)s, by threshold") if banker_game else
+                 _("Expected result against one opponent hitting below %(t)s, by threshold")) % {"t": t}
+        result = _("expected result per unit staked")
+        view[title] = [{below: _("%(t)s (best)") % {"t": dec(x)} if x == a["best"] else dec(x),
+                        result: pct(r), _("exact"): f"{r.numerator}/{r.denominator}"}
+                       for x, r in a["against"].items()]
     if a["edge"] is not None:
         view[_("Banker against one player")] = _(
             "both hitting below %(t)s: the banker's edge is %(edge)s of the base bet (exact)"

@@ -25,7 +25,8 @@ from fractions import Fraction
 
 from croupier.tools.analysis.report import dec, pct
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
-from croupier.tools.analysis.seat_pairs import MAX_PAIRS, UNIT_COINS, PairSettler, second_seat_results
+from croupier.tools.analysis.seat_pairs import UNIT_COINS, PairSettler
+from croupier.tools.analysis.seat_removal import NotGiven, second_seat_results
 
 __all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "cmd_seat", "separable"]
 
@@ -47,6 +48,7 @@ class SeatAnalysis:
         self.banker_game = engine.SCHEME == "against-banker"
         self.settler = PairSettler(self.deck, self.banker_game, stake)
         self._against: dict[Fraction, dict] = {}
+        self.missing: str | None = None  # why the results against the other seat are not given, if they are not
 
     def one_hand(self, t: Fraction) -> dict:
         """Exact distribution of types and totals of one hand, and its expected multiplier."""
@@ -78,8 +80,16 @@ class SeatAnalysis:
         if got is None and not self.pairs:
             return {}
         if got is None:
-            got = self._against[t_other] = second_seat_results(self.deck, self.settler, t_other, self.thresholds())
+            got = self._against[t_other] = self._results(t_other, self.thresholds())
         return got
+
+    def _results(self, t_other: Fraction, thresholds: list[Fraction]) -> dict[Fraction, dict]:
+        """`second_seat_results`, or {} (and `self.missing` says why) beyond its bound of work."""
+        try:
+            return second_seat_results(self.deck, self.settler, t_other, thresholds)
+        except NotGiven as exc:
+            self.missing = f"not computed: {exc}"
+            return {}
 
     def best_threshold(self, t_other: Fraction) -> Fraction:
         """The threshold that maximises a seat's expected result against the other (the lowest of equals);
@@ -93,7 +103,7 @@ class SeatAnalysis:
             return None
         r = self.against(t_banker).get(t_player)
         if r is None:
-            r = second_seat_results(self.deck, self.settler, t_banker, [t_player]).get(t_player)
+            r = self._results(t_banker, [t_player]).get(t_player)
         if r is None:
             return None
         return {"banker_threshold": t_banker, "player_threshold": t_player, "banker_edge": -r["net"],
@@ -134,6 +144,10 @@ class SeatAnalysis:
         return count + hands <= d.cards
 
 
+TABLES_WHY = ("k players: k times one player, exactly: each settles with the banker alone, and any banker and "
+              "player are dealt like the first two hands, the deck never running out")
+
+
 def stake_of(game) -> str | None:
     """The table formula every player stakes against the banker, as the spec declares it (or None)."""
     return game.settlement.stake if game.settlement is not None else None
@@ -171,6 +185,7 @@ def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
         "against": "the banker" if sa.banker_game else "one opponent",
         "expected_result": {dec(x): dec(r["net"]) for x, r in against.items()},
         "best_threshold": dec(sa.best_threshold(t)) if against else None,
+        **({"missing": sa.missing} if not against and sa.missing else {}),
     }
     edge = sa.banker_edge(t, t)
     if edge is not None:
@@ -179,6 +194,7 @@ def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
             "banker_threshold": dec(t), "player_threshold": dec(t), "exact": True,
             "banker_edge": dec(e), "banker_edge_exact": f"{e.numerator}/{e.denominator}",
             "results": {k: dec(p) for k, p in edge["outcomes"].items()},
+            "tables_why": TABLES_WHY,
             "tables": {str(k): {"banker_net": dec(k * e), "banker_net_exact": f"{(k * e).numerator}/{(k * e).denominator}"}
                        for k in sa.table_sizes(t)},
         }
@@ -216,8 +232,11 @@ def cmd_seat(game, engine, args) -> int:
         lines += [f"  < {k:>5}  {pct(Fraction(v)):>12}" for k, v in data["expected_result"].items()]
         lines.append(f"Best threshold (highest expected result against {data['against']}): "
                      f"{data['best_threshold']}")
-    elif sa.pairs:
-        lines += ["", f"Results against {data['against']}: not computed, more than {MAX_PAIRS:,} pairs of hands"]
+    elif sa.missing:
+        lines += ["", f"Results against {data['against']} and the best threshold: {sa.missing}"]
+    else:
+        lines += ["", f"Results against {data['against']} and the best threshold: not computed, a ranking by the "
+                  "top card over classes that interleave cannot be settled class by class"]
     if "banker_game" in data:
         bg = data["banker_game"]
         lines += ["", f"Banker against one player, both hitting below {data['threshold']} (exact):",
@@ -225,5 +244,7 @@ def cmd_seat(game, engine, args) -> int:
         lines += [f"  {'a draw' if k == 'draw' else k + ' wins'}: {pct(Fraction(p))}" for k, p in bg["results"].items()]
         lines += [f"  banker's net per base bet against {k} player{'s' if k != '1' else ''}: "
                   f"{pct(Fraction(v['banker_net']))}" for k, v in bg["tables"].items()]
+        if len(bg["tables"]) > 1:
+            lines.append(f"  ({TABLES_WHY})")
     print("\n".join(lines))
     return 0

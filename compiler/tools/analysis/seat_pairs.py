@@ -1,4 +1,4 @@
-"""Exact results of one seat against another (a banker, or an opponent in a pairwise game).
+"""How one seat's hand settles against another's (a banker, or an opponent in a pairwise game).
 
 The first hand F follows its policy from the full deck; the second, H, from what
 is left. With policies that read only their own hand the order does not change
@@ -7,9 +7,10 @@ symmetric in F and H. So for every policy t of the second seat,
 
     E_t = sum_H V_t(H) A(H),  A(H) = sum_F V(F) prod_c (N_c)_(F_c) (N_c - F_c)_(H_c) net(F, H) / (N)_(|F|+|H|)
 
-where A does not depend on t: the pairs are settled once for every hand that is
-final under some threshold, and each threshold costs one sum. `net(F, H)` is the
-second seat's net in units of its stake, by the engine's own `settle_table`.
+where A does not depend on t: each threshold costs one sum. `net(F, H)` is the
+second seat's net in units of its stake, by the engine's own `settle_table`; it
+depends on the two hands' settlement keys only (below), so `seat_removal` weighs
+the pairs key by key, without going through every pair of hands.
 
 When a ranking reads the top card (`high card`, `high suit`, its last keys), a
 hand's key holds the class of its top card and how many cards of that class it
@@ -24,10 +25,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from croupier.tools.analysis.seat_deck import SeatDeck, falling
+from croupier.tools.analysis.seat_deck import SeatDeck
 
 UNIT_COINS = 10**9  # coins so large that no cap binds; a declared stake is then a fixed amount
-MAX_PAIRS = 4_000_000  # (first hand, second hand) pairs weighed at most; beyond, the pair figures are not given
 
 
 class PairSettler:
@@ -214,61 +214,3 @@ class PairSettler:
             out[who] = picked
         return out[0], out[1]
 
-
-def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
-                        thresholds: list[Fraction]) -> dict[Fraction, dict]:
-    """For each threshold t of the second seat: its exact expected net per unit against a first seat
-    hitting below `t_first`, and the probabilities that it wins, loses or draws; {} when that takes more
-    than MAX_PAIRS pairs of hands."""
-    n = deck.cards
-    firsts = deck.finals(t_first)
-    groups: dict[tuple, list] = {}  # (size, key) -> [(hand, V(F) prod (N_c)_(F_c))]
-    for f, v in firsts.items():
-        groups.setdefault((sum(f), id(settler.key(f))), []).append((f, v * deck.weight(f)))
-    seconds: dict[tuple[int, ...], None] = {}
-    for t in thresholds:
-        seconds.update(dict.fromkeys(deck.finals(t)))
-    if len(firsts) * len(seconds) > MAX_PAIRS:
-        return {}
-    # (N_c - r)_k for every class c, cards r already drawn and k to draw
-    ff = [[[falling(m - r, k) for k in range(m + 1)] for r in range(m + 1)] for m in deck.counts]
-    most = max((sum(f) for f in firsts), default=0) + max((sum(h) for h in seconds), default=0)
-    scale = [falling(n - size, most - size) for size in range(most + 1)]
-    results: dict[tuple[int, ...], dict[int, int]] = {}  # h -> {outcome id: weight over falling(n, most)}
-    for h in seconds:
-        size_h = sum(h)
-        support = [(c, k, ff[c]) for c, k in enumerate(h) if k]
-        acc: dict[tuple, int] = {}
-        for (size_f, _key), members in groups.items():
-            s = 0
-            shown = None  # a first hand of the group that the deck can deal beside h
-            for f, w in members:
-                for c, k, table in support:
-                    w *= table[f[c]][k]
-                    if not w:
-                        break
-                if w:
-                    s += w
-                    shown = shown or f
-            if s:
-                outcome = settler.outcome_id(shown, h)
-                acc[outcome] = acc.get(outcome, 0) + s * scale[size_f + size_h]
-        results[h] = acc
-    denominator = falling(n, most)
-    outcomes = settler.outcomes
-    out = {}
-    for t in thresholds:
-        sums: dict[tuple, int] = {}
-        for h, v in deck.finals(t).items():
-            for outcome, w in results[h].items():
-                sums[outcome] = sums.get(outcome, 0) + v * w
-        row = {"net": Fraction(0), "wins": Fraction(0), "losses": Fraction(0)}
-        for i, w in sums.items():
-            net, win, loss = outcomes[i]
-            p = Fraction(w, denominator)
-            row["net"] += p * net
-            row["wins"] += p * win
-            row["losses"] += p * loss
-        row["draws"] = Fraction(sum(sums.values()), denominator) - row["wins"] - row["losses"]
-        out[t] = row
-    return out
