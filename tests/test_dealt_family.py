@@ -199,14 +199,16 @@ bet x "X"
     loses half when outcome is tie
 """)
     view = next(b for b in card_view(g, "en", [], e)["bets"] if b["name"] == "x")
-    rows = view["rules"]
-    assert [r["kind"] for r in rows] == ["push", "wins", "wins", "loses"]
-    assert [r.get("odds") for r in rows] == [None, "30 to 1", "10 to 1", None]
-    assert "9" in rows[1]["text"] and "8" in rows[2]["text"] and "margin" not in rows[1]["text"]
-    assert rows[3]["text"].startswith("The bet loses 0.5 of the stake when")
+    rules = view["rules"]
+    assert [r["kind"] for r in rules] == ["push", "table", "loses"]
+    table = rules[1]
+    assert [(r["key"], r["odds"], r["returns"]) for r in table["rows"]] == [("9", "30 to 1", "3100"),
+                                                                          ("8", "10 to 1", "1100")]
+    assert [r["odds"] for r in view["wins"]] == ["30 to 1", "10 to 1"]  # each row a winning rule too
+    assert rules[2]["text"].startswith("The bet loses half the stake when")
     assert view["order"] == "The first of these rules that applies decides."
-    assert [r["spec"]["code"].split(",")[0] for r in rows] == [
-        "push when total(b) = 7", "wins when outcome is pw", "wins when outcome is pw", "loses half when outcome is tie"]
+    assert [r["spec"]["code"].split(",")[0] for r in rules] == [
+        "push when total(b) = 7", "wins when outcome is pw", "loses half when outcome is tie"]
 
 
 def test_the_card_says_why_the_exact_analysis_is_missing() -> None:
