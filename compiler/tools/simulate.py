@@ -52,6 +52,8 @@ def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
     (`Tally.shoes` says how many). With `limit`, play stops right after the limit-th round of the
     piece: the shoe holding that round is cut short there (`Tally.shoes_cut`) unless it ended with it.
     """
+    if not log and hasattr(engine, "settle_key_at"):
+        return deal_shoes_fast(engine, seed, first, count, stop, limit), ""
     bets = {bet: {bet: 1} for bet in engine.BETS}
     tally = Tally()
     lines: list[str] = []
@@ -96,6 +98,52 @@ def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
                 total[v] = total.get(v, 0) + k
     tally.returns = {bet: Counter(c) for bet, c in counts.items()}
     return tally, "".join(lines)
+
+
+def deal_shoes_fast(engine, seed: int, first: int, count: int,
+                    stop: Callable[[], bool] | None = None, limit: int | None = None) -> Tally:
+    """`deal_shoes` without a log, building no round: each shoe counts its rounds by settle key
+    (`Shoe.settle_counts`: the outcome and the clause deciding each bet), and one round of each
+    key is dealt again and settled by the engine's bet functions, one unit a bet, exactly."""
+    tally = Tally()
+    outcomes = tally.outcomes
+    names = engine.SETTLE_KEY_BETS
+    counts = {bet: {} for bet in names}
+    returns_of: dict[tuple, tuple] = {}  # settle key -> each bet's return on one unit
+    for index in range(first, first + count):
+        if (stop is not None and stop()) or (limit is not None and tally.rounds >= limit):
+            break
+        shoe = engine.Shoe(shoe_seed(seed, index))
+        keys, n = shoe.settle_counts(None if limit is None else limit - tally.rounds)
+        cut = limit is not None and tally.rounds + n >= limit and not shoe.finished
+        shoe_counts = {bet: {} for bet in names}
+        for key, (k, start) in keys.items():
+            values = returns_of.get(key)
+            if values is None:
+                r = engine.deal_at(shoe.cards, start)
+                values = returns_of[key] = tuple(engine.BETS[bet](r, 1) for bet in names)
+            outcomes[key[0]] += k
+            for bet, v in zip(names, values):
+                c = shoe_counts[bet]
+                c[v] = c.get(v, 0) + k
+        tally.shoes += 1
+        tally.rounds += n
+        tally.rounds_sq += n * n
+        if cut:
+            tally.shoes_cut += 1
+        else:
+            tally.rounds_per_shoe[n] += 1
+        for bet, c in shoe_counts.items():
+            s = sum((v * k for v, k in c.items()), 0) - n
+            sums = tally.net.setdefault(bet, [0, 0, 0])
+            sums[0] += s
+            sums[1] += s * s
+            sums[2] += s * n
+            total = counts[bet]
+            for v, k in c.items():
+                total[v] = total.get(v, 0) + k
+    tally.returns = {bet: Counter(c) for bet, c in counts.items()}
+    return tally
 
 
 def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False,
