@@ -52,7 +52,7 @@ def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
     (`Tally.shoes` says how many). With `limit`, play stops right after the limit-th round of the
     piece: the shoe holding that round is cut short there (`Tally.shoes_cut`) unless it ended with it.
     """
-    if not log and hasattr(engine, "settle_key_at"):
+    if not log and hasattr(engine, "SETTLE_KEY_BETS"):
         return deal_shoes_fast(engine, seed, first, count, stop, limit), ""
     bets = {bet: {bet: 1} for bet in engine.BETS}
     tally = Tally()

@@ -8,7 +8,7 @@ what the shoe, `play` (without tracing) and the exact enumerator deal with; the
 rule functions (`event_natural`, `decide_banker`, `bet_tie`, …) stay, with their
 citations, for tracing, explaining and tools.
 
-`settle_key_at(cards, start)` deals the same round and, instead of building it,
+`deal_at(cards, start, True)` deals the same round and, instead of building it,
 says which clause decided each bet (`SETTLE_KEY_BETS` order): what a simulation
 tallies. A clause's return per unit staked is fixed by the clause (and the payout
 table row), so a simulation settles one round of each key with the bet functions
@@ -30,7 +30,7 @@ def rule_text(text: str, cite: str | None) -> str:
 
 
 class FastRound:
-    """Writes `deal_at` and `settle_key_at` of one dealt-round game."""
+    """Writes `deal_at` of one dealt-round game."""
 
     def __init__(self, game: Game, w: PyWriter, constants: dict[Fraction, str]) -> None:
         self.game = game
@@ -45,25 +45,24 @@ class FastRound:
 
     def emit(self) -> None:
         w = self.w
-        with w.block("def deal_at(cards, start):"):
-            w.docstring("The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule "
-                        "inlined. A shoe that runs out in the middle of the round raises ShoeRanOut.")
-            self.body()
-            w.line("r = Round.__new__(Round)")
-            for hand in self.game.hands:
-                w.line(f"r.{hand} = h_{hand}")
-            w.line("r.outcome = outcome")
-            w.line("r.cards_used = pos - start")
-            w.line("r.steps = []")
-            w.line("return r")
-        w.blank(2)
         w.line(f"SETTLE_KEY_BETS = {literal(tuple(self.game.bets))}")
         w.blank(2)
-        with w.block("def settle_key_at(cards, start):"):
-            w.docstring("(cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) of the round dealt from "
-                        "`cards[start]` on: a decision numbers the clause (and payout-table row) that decides the "
-                        "bet, in the order written, 0 when none does (the bet loses).")
+        with w.block("def deal_at(cards, start, settle_key=False):"):
+            w.line('"""The round dealt from `cards[start]` on (canonical codes): the shoe\'s `play`, every rule inlined.')
+            w.blank()
+            w.line("With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead")
+            w.line("of the round: a decision numbers the clause (or payout-table row) that decides the bet, in")
+            w.line("the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.")
+            w.line('"""')
             self.body()
+            with w.block("if not settle_key:"):
+                w.line("r = Round.__new__(Round)")
+                for hand in self.game.hands:
+                    w.line(f"r.{hand} = h_{hand}")
+                w.line("r.outcome = outcome")
+                w.line("r.cards_used = pos - start")
+                w.line("r.steps = []")
+                w.line("return r")
             names = []
             for bet in self.game.bets.values():
                 names.append(self.decision(bet))
@@ -93,7 +92,6 @@ class FastRound:
                     self.draws()
             else:
                 self.draws()
-            w.comment("the outcome, by the first outcome rule that holds")
             for i, o in enumerate(g.outcomes.values()):
                 w.comment(rule_text(f"outcome {o.name} when " + expr_text(o.when), o.cite))
                 with w.block(f"{'el' if i else ''}if {self.py(o.when)}:"):
@@ -167,33 +165,26 @@ class FastRound:
         """`k_<bet>` = the number of the clause (or payout-table row) that decides the bet, 0 if none."""
         w = self.w
         name = f"k_{bet.name}"
+        cites = sorted({rule.cite for rule in bet.clauses if rule.cite})
+        w.comment(f"{bet.name}: its clauses in the order written" + (f" [{'; '.join(cites)}]" if cites else ""))
+        w.line(f"{name} = 0")
         number = 0
-        first = True
         for rule in bet.clauses:
-            w.comment(f"{bet.name}: " + rule_text(rule.describe(), rule.cite))
             when = self.py(rule.when)
-            rows = rule.table.rows if rule.table is not None else [None]
-            for row in rows:
+            for row in (rule.table.rows if rule.table is not None else [None]):
                 number += 1
                 test = when
-                if row is not None:
-                    if row.condition is not None:
-                        test = f"{when} and {self.py(row.condition)}"
-                    else:
-                        key = self.py(rule.table.key)
-                        test = (f"{when} and {key} == {row.low}" if row.low == row.high
-                                else f"{when} and {row.low} <= {key} <= {row.high}")
-                with w.block(f"{'if' if first else 'elif'} {test}:"):
+                if row is not None and row.condition is not None:
+                    test = f"{when} and {self.py(row.condition)}"
+                elif row is not None:
+                    key = self.py(rule.table.key)
+                    test = (f"{when} and {key} == {row.low}" if row.low == row.high
+                            else f"{when} and {row.low} <= {key} <= {row.high}")
+                with w.block(f"{'elif' if number > 1 else 'if'} {test}:"):
                     w.line(f"{name} = {number}")
-                first = False
-        if first:
-            w.line(f"{name} = 0")
-        else:
-            with w.block("else:"):
-                w.line(f"{name} = 0")
         return name
 
 
 def fast_functions(game: Game, w: PyWriter, constants: dict[Fraction, str]) -> None:
-    """`deal_at`, `SETTLE_KEY_BETS` and `settle_key_at` of a dealt-round game."""
+    """`SETTLE_KEY_BETS` and `deal_at` of a dealt-round game."""
     FastRound(game, w, constants).emit()

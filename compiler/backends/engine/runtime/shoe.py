@@ -90,7 +90,7 @@ class Shoe:
 
     def settle_counts(self, limit=None):
         """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
-        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `settle_key_at`."""
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
         counts = {}
         cards = self.cards
         cut = self.cut
@@ -99,7 +99,7 @@ class Shoe:
         n = 0
         while not self.finished and n != limit:
             start = self.position
-            used, key = settle_key_at(cards, start)
+            used, key = deal_at(cards, start, True)
             pos = self.position = start + used
             n += 1
             got = counts.get(key)
