@@ -122,11 +122,9 @@ the rules of the spec:
   no_valid_bets(r, bets)          Whether a bettor's round counts no valid bet (`bets` holds the bets placed).
   pushed_banker(r)                Whether a stake on banker comes back by its push rule.
   pushed_player(r)                Whether a stake on player comes back by its push rule.
-  deal_at(cards, start)           The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
-                                  rule inlined. A shoe that runs out in the middle of the round raises ShoeRanOut.
-  settle_key_at(cards, start)     (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) of the round dealt
-                                  from `cards[start]` on: a decision numbers the clause (and payout-table row) that
-                                  decides the bet, in the order written, 0 when none does (the bet loses).
+  deal_at(cards, start, settle_key=False)
+                                  The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
+                                  rule inlined.
 """
 
 import json
@@ -144,7 +142,7 @@ __all__ = [
     'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
     'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair', 'event_banker_pair', 'stand_all',
     'decide_player', 'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair',
-    'bet_player_pair', 'no_valid_bets', 'pushed_banker', 'pushed_player', 'deal_at', 'settle_key_at'
+    'bet_player_pair', 'no_valid_bets', 'pushed_banker', 'pushed_player', 'deal_at'
 ]
 
 
@@ -764,7 +762,7 @@ class Shoe:
 
     def settle_counts(self, limit=None):
         """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
-        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `settle_key_at`."""
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
         counts = {}
         cards = self.cards
         cut = self.cut
@@ -773,7 +771,7 @@ class Shoe:
         n = 0
         while not self.finished and n != limit:
             start = self.position
-            used, key = settle_key_at(cards, start)
+            used, key = deal_at(cards, start, True)
             pos = self.position = start + used
             n += 1
             got = counts.get(key)
@@ -1262,77 +1260,16 @@ def pushed_player(r):
 PUSHED = {'banker': pushed_banker, 'player': pushed_player}
 
 
-def deal_at(cards, start):
-    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined. A shoe that runs out in the middle of the round raises ShoeRanOut."""
-    try:
-        # deal player, banker, player, banker [000 §2]
-        h_player = [cards[start], cards[start + 2]]
-        h_banker = [cards[start + 1], cards[start + 3]]
-        pos = start + 4
-        t_player = (CARD_VALUE[h_player[0]] + CARD_VALUE[h_player[1]]) % 10
-        t_banker = (CARD_VALUE[h_banker[0]] + CARD_VALUE[h_banker[1]]) % 10
-        outcome = None
-        f_banker = t_banker
-        f_player = t_player
-        # stand all when natural [001]
-        if not (((f_player >= 8) or (f_banker >= 8))):
-            # draw player by total(player) [000 §7]
-            key = t_player
-            draws = DRAW_PLAYER.get(key)
-            if draws is None:
-                raise MissingCell(DRAW_PLAYER_RULE, key)
-            if draws:
-                card = cards[pos]
-                pos += 1
-                h_player.append(card)
-                t_player = (t_player + CARD_VALUE[card]) % 10
-            # draw banker when not drew(player) by total(banker) [000 §14]
-            if (not (len(h_player) > 2)):
-                key = t_banker
-                draws = DRAW_BANKER_1.get(key)
-                if draws is None:
-                    raise MissingCell(DRAW_BANKER_1_RULE, key)
-            # draw banker when drew(player) by total(banker) × value(third(player)) [003]
-            elif (len(h_player) > 2):
-                key = (t_banker, card_value(third(h_player)))
-                draws = DRAW_BANKER_2.get(key)
-                if draws is None:
-                    raise MissingCell(DRAW_BANKER_2_RULE, key)
-            else:
-                draws = False  # no draw table applies: the hand stands
-            if draws:
-                card = cards[pos]
-                pos += 1
-                h_banker.append(card)
-                t_banker = (t_banker + CARD_VALUE[card]) % 10
-        # the outcome, by the first outcome rule that holds
-        # outcome player when total(player) > total(banker) [000 §3]
-        if (t_player > t_banker):
-            outcome = 'player'
-        # outcome banker when total(banker) > total(player) [000 §3]
-        elif (t_banker > t_player):
-            outcome = 'banker'
-        # outcome tie when total(player) = total(banker) [000 §3]
-        elif (t_player == t_banker):
-            outcome = 'tie'
-        else:
-            raise EngineError("no outcome of the spec holds for this round")
-    except IndexError:
-        raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    r = Round.__new__(Round)
-    r.player = h_player
-    r.banker = h_banker
-    r.outcome = outcome
-    r.cards_used = pos - start
-    r.steps = []
-    return r
-
-
 SETTLE_KEY_BETS = ('banker', 'player', 'tie', 'banker_pair', 'player_pair')
 
 
-def settle_key_at(cards, start):
-    """(cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) of the round dealt from `cards[start]` on: a decision numbers the clause (and payout-table row) that decides the bet, in the order written, 0 when none does (the bet loses)."""
+def deal_at(cards, start, settle_key=False):
+    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined.
+
+    With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead
+    of the round: a decision numbers the clause (or payout-table row) that decides the bet, in
+    the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.
+    """
     try:
         # deal player, banker, player, banker [000 §2]
         h_player = [cards[start], cards[start + 2]]
@@ -1374,7 +1311,6 @@ def settle_key_at(cards, start):
                 pos += 1
                 h_banker.append(card)
                 t_banker = (t_banker + CARD_VALUE[card]) % 10
-        # the outcome, by the first outcome rule that holds
         # outcome player when total(player) > total(banker) [000 §3]
         if (t_player > t_banker):
             outcome = 'player'
@@ -1388,37 +1324,38 @@ def settle_key_at(cards, start):
             raise EngineError("no outcome of the spec holds for this round")
     except IndexError:
         raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    # banker: wins when outcome is banker, pays 1 to 1 less 5% commission [001]
+    if not settle_key:
+        r = Round.__new__(Round)
+        r.player = h_player
+        r.banker = h_banker
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        return r
+    # banker: its clauses in the order written [001; 003]
+    k_banker = 0
     if (outcome == 'banker'):
         k_banker = 1
-    # banker: push when outcome is tie [003]
     elif (outcome == 'tie'):
         k_banker = 2
-    else:
-        k_banker = 0
-    # player: wins when outcome is player, pays 1 to 1 [001]
+    # player: its clauses in the order written [001; 003]
+    k_player = 0
     if (outcome == 'player'):
         k_player = 1
-    # player: push when outcome is tie [003]
     elif (outcome == 'tie'):
         k_player = 2
-    else:
-        k_player = 0
-    # tie: wins when outcome is tie, pays 8 to 1 [001]
+    # tie: its clauses in the order written [001]
+    k_tie = 0
     if (outcome == 'tie'):
         k_tie = 1
-    else:
-        k_tie = 0
-    # banker_pair: wins when banker_pair, pays 11 to 1
+    # banker_pair: its clauses in the order written
+    k_banker_pair = 0
     if ((RANK_OF[h_banker[0]] == RANK_OF[h_banker[1]])):
         k_banker_pair = 1
-    else:
-        k_banker_pair = 0
-    # player_pair: wins when player_pair, pays 11 to 1
+    # player_pair: its clauses in the order written
+    k_player_pair = 0
     if ((RANK_OF[h_player[0]] == RANK_OF[h_player[1]])):
         k_player_pair = 1
-    else:
-        k_player_pair = 0
     return pos - start, (outcome, k_banker, k_player, k_tie, k_banker_pair, k_player_pair, )
 
 

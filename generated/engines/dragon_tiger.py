@@ -118,11 +118,9 @@ the rules of the spec:
   bet_tie(r, stake)               tie: what a stake returns, stake included.
   bet_suited_tie(r, stake)        suited_tie: what a stake returns, stake included.
   no_valid_bets(r, bets)          Whether a bettor's round counts no valid bet: the spec has no such rule.
-  deal_at(cards, start)           The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
-                                  rule inlined. A shoe that runs out in the middle of the round raises ShoeRanOut.
-  settle_key_at(cards, start)     (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) of the round dealt
-                                  from `cards[start]` on: a decision numbers the clause (and payout-table row) that
-                                  decides the bet, in the order written, 0 when none does (the bet loses).
+  deal_at(cards, start, settle_key=False)
+                                  The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
+                                  rule inlined.
 """
 
 import json
@@ -139,7 +137,7 @@ __all__ = [
     'ShoeRanOut', 'round_max_cards', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
     'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
     'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of', 'bet_dragon', 'bet_tiger',
-    'bet_tie', 'bet_suited_tie', 'no_valid_bets', 'deal_at', 'settle_key_at'
+    'bet_tie', 'bet_suited_tie', 'no_valid_bets', 'deal_at'
 ]
 
 
@@ -727,7 +725,7 @@ class Shoe:
 
     def settle_counts(self, limit=None):
         """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
-        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `settle_key_at`."""
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
         counts = {}
         cards = self.cards
         cut = self.cut
@@ -736,7 +734,7 @@ class Shoe:
         n = 0
         while not self.finished and n != limit:
             start = self.position
-            used, key = settle_key_at(cards, start)
+            used, key = deal_at(cards, start, True)
             pos = self.position = start + used
             n += 1
             got = counts.get(key)
@@ -1101,44 +1099,16 @@ def no_valid_bets(r, bets):
 PUSHED = {}
 
 
-def deal_at(cards, start):
-    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined. A shoe that runs out in the middle of the round raises ShoeRanOut."""
-    try:
-        # deal dragon, tiger [WOO-DT rules]
-        h_dragon = [cards[start]]
-        h_tiger = [cards[start + 1]]
-        pos = start + 2
-        t_dragon = CARD_VALUE[h_dragon[0]]
-        t_tiger = CARD_VALUE[h_tiger[0]]
-        outcome = None
-        # the outcome, by the first outcome rule that holds
-        # outcome dragon when value(first(dragon)) > value(first(tiger)) [WOO-DT rules]
-        if (CARD_VALUE[h_dragon[0]] > CARD_VALUE[h_tiger[0]]):
-            outcome = 'dragon'
-        # outcome tiger when value(first(tiger)) > value(first(dragon)) [WOO-DT rules]
-        elif (CARD_VALUE[h_tiger[0]] > CARD_VALUE[h_dragon[0]]):
-            outcome = 'tiger'
-        # outcome tie when rank(first(dragon)) = rank(first(tiger)) [WOO-DT rules]
-        elif (RANK_OF[h_dragon[0]] == RANK_OF[h_tiger[0]]):
-            outcome = 'tie'
-        else:
-            raise EngineError("no outcome of the spec holds for this round")
-    except IndexError:
-        raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    r = Round.__new__(Round)
-    r.dragon = h_dragon
-    r.tiger = h_tiger
-    r.outcome = outcome
-    r.cards_used = pos - start
-    r.steps = []
-    return r
-
-
 SETTLE_KEY_BETS = ('dragon', 'tiger', 'tie', 'suited_tie')
 
 
-def settle_key_at(cards, start):
-    """(cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) of the round dealt from `cards[start]` on: a decision numbers the clause (and payout-table row) that decides the bet, in the order written, 0 when none does (the bet loses)."""
+def deal_at(cards, start, settle_key=False):
+    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined.
+
+    With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead
+    of the round: a decision numbers the clause (or payout-table row) that decides the bet, in
+    the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.
+    """
     try:
         # deal dragon, tiger [WOO-DT rules]
         h_dragon = [cards[start]]
@@ -1147,7 +1117,6 @@ def settle_key_at(cards, start):
         t_dragon = CARD_VALUE[h_dragon[0]]
         t_tiger = CARD_VALUE[h_tiger[0]]
         outcome = None
-        # the outcome, by the first outcome rule that holds
         # outcome dragon when value(first(dragon)) > value(first(tiger)) [WOO-DT rules]
         if (CARD_VALUE[h_dragon[0]] > CARD_VALUE[h_tiger[0]]):
             outcome = 'dragon'
@@ -1161,32 +1130,34 @@ def settle_key_at(cards, start):
             raise EngineError("no outcome of the spec holds for this round")
     except IndexError:
         raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    # dragon: wins when outcome is dragon, pays 1 to 1
+    if not settle_key:
+        r = Round.__new__(Round)
+        r.dragon = h_dragon
+        r.tiger = h_tiger
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        return r
+    # dragon: its clauses in the order written
+    k_dragon = 0
     if (outcome == 'dragon'):
         k_dragon = 1
-    # dragon: loses half when outcome is tie
     elif (outcome == 'tie'):
         k_dragon = 2
-    else:
-        k_dragon = 0
-    # tiger: wins when outcome is tiger, pays 1 to 1
+    # tiger: its clauses in the order written
+    k_tiger = 0
     if (outcome == 'tiger'):
         k_tiger = 1
-    # tiger: loses half when outcome is tie
     elif (outcome == 'tie'):
         k_tiger = 2
-    else:
-        k_tiger = 0
-    # tie: wins when outcome is tie, pays 8 to 1
+    # tie: its clauses in the order written
+    k_tie = 0
     if (outcome == 'tie'):
         k_tie = 1
-    else:
-        k_tie = 0
-    # suited_tie: wins when suited_tie, pays 50 to 1
+    # suited_tie: its clauses in the order written
+    k_suited_tie = 0
     if (((outcome == 'tie') and (SUIT_OF[h_dragon[0]] == SUIT_OF[h_tiger[0]]))):
         k_suited_tie = 1
-    else:
-        k_suited_tie = 0
     return pos - start, (outcome, k_dragon, k_tiger, k_tie, k_suited_tie, )
 
 
