@@ -2,8 +2,9 @@
 
 Both run as whole processes reading the same seeded JSONL file on stdin and
 writing one JSON answer per line; the script checks that they answer alike,
-then prints both wall times (best of --repeat) and the ratio engine/baseline.
-Target: ratio <= 1.0.
+then prints both wall times and CPU times (user + system of the process, which a
+loaded machine disturbs less), each the best of --repeat, and the ratios
+engine/baseline. Target: ratio <= 1.0.
 
     python3 benchmarks/bench_play_jsonl.py [--rounds 100000] [--repeat 3] [--seed 2024]
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,14 +48,22 @@ def rounds_jsonl(n: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(cmd: list[str], data: Path) -> tuple[float, bytes]:
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(cmd: list[str], data: Path) -> tuple[float, float, bytes]:
+    """(wall time, CPU time, output) of one run."""
     with data.open("rb") as stdin:
+        cpu = cpu_of_children()
         start = time.perf_counter()
         proc = subprocess.run(cmd, stdin=stdin, capture_output=True, check=False, cwd=ROOT)
         elapsed = time.perf_counter() - start
+        cpu = cpu_of_children() - cpu
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.decode(errors='replace')}")
-    return elapsed, proc.stdout
+    return elapsed, cpu, proc.stdout
 
 
 def same_answers(a: bytes, b: bytes) -> int:
@@ -78,18 +88,23 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "rounds.jsonl"
         data.write_text(rounds_jsonl(args.rounds, args.seed), encoding="utf-8")
-        engine_times, baseline_times = [], []
+        engine_times, baseline_times, engine_cpu, baseline_cpu = [], [], [], []
         for _ in range(args.repeat):
-            t, engine_out = run(engine_cmd, data)
+            t, c, engine_out = run(engine_cmd, data)
             engine_times.append(t)
-            t, baseline_out = run(baseline_cmd, data)
+            engine_cpu.append(c)
+            t, c, baseline_out = run(baseline_cmd, data)
             baseline_times.append(t)
+            baseline_cpu.append(c)
     differ = same_answers(engine_out, baseline_out)
     engine, baseline = min(engine_times), min(baseline_times)
     print(f"rounds:                 {args.rounds} (seed {args.seed}), best of {args.repeat}")
-    print(f"croupier play --jsonl:  {engine:.3f} s  ({args.rounds / engine:,.0f} rounds/s)")
-    print(f"hand-written baseline:  {baseline:.3f} s  ({args.rounds / baseline:,.0f} rounds/s)")
-    print(f"ratio engine/baseline:  {engine / baseline:.3f}  (target <= 1.0)")
+    print(f"croupier play --jsonl:  {engine:.3f} s  ({args.rounds / engine:,.0f} rounds/s), "
+          f"CPU {min(engine_cpu):.3f} s")
+    print(f"hand-written baseline:  {baseline:.3f} s  ({args.rounds / baseline:,.0f} rounds/s), "
+          f"CPU {min(baseline_cpu):.3f} s")
+    print(f"ratio engine/baseline:  {engine / baseline:.3f} wall, {min(engine_cpu) / min(baseline_cpu):.3f} CPU"
+          "  (target <= 1.0)")
     print(f"answers that differ:    {differ}")
     return 1 if differ else 0
 

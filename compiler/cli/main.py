@@ -155,6 +155,12 @@ def load_game_engine(spec: str):
 
 
 def cmd_play(args) -> int:
+    if args.jsonl and not (args.log or args.replay):  # only the engine answers: it may come from the disk cache
+        engine = compiled_or_exit(args.spec, model=False).engine
+        if hasattr(sys.stdin, "reconfigure"):
+            sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
+        engine.run_jsonl(sys.stdin, sys.stdout.write)
+        return 0
     from croupier.tools.explain import explain_hand, explain_round, explain_table
     from croupier.tools.replay import RoundLog, answer_and_log
 

@@ -12,6 +12,7 @@ ratio estimator, so the correlation of rounds within a shoe is accounted for.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Callable, Iterator
 from decimal import Decimal, localcontext
@@ -52,6 +53,8 @@ def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
     (`Tally.shoes` says how many). With `limit`, play stops right after the limit-th round of the
     piece: the shoe holding that round is cut short there (`Tally.shoes_cut`) unless it ended with it.
     """
+    if not log and hasattr(engine, "SETTLE_KEY_BETS"):
+        return deal_shoes_fast(engine, seed, first, count, stop, limit), ""
     bets = {bet: {bet: 1} for bet in engine.BETS}
     tally = Tally()
     lines: list[str] = []
@@ -96,6 +99,71 @@ def deal_shoes(engine, seed: int, first: int, count: int, log: bool = False,
                 total[v] = total.get(v, 0) + k
     tally.returns = {bet: Counter(c) for bet, c in counts.items()}
     return tally, "".join(lines)
+
+
+def deal_shoes_fast(engine, seed: int, first: int, count: int,
+                    stop: Callable[[], bool] | None = None, limit: int | None = None) -> Tally:
+    """`deal_shoes` without a log, building no round: each shoe counts its rounds by settle key
+    (`Shoe.settle_counts`: the outcome and the clause deciding each bet), and one round of each
+    key is dealt again and settled by the engine's bet functions, one unit a bet, exactly. The
+    sums run in integer minor units (`scale`: the least common denominator of the returns met),
+    and become exact fractions once, at the end of the piece."""
+    tally = Tally()
+    names = engine.SETTLE_KEY_BETS
+    returns_of: dict[tuple, tuple] = {}  # settle key -> each bet's return on one unit
+    minor: dict[tuple, tuple] = {}  # settle key -> the same returns in minor units (ints)
+    scale = 1
+    sums = [[0, 0, 0] for _ in names]  # per bet, in minor units: sum S, sum S², sum S·n
+    piece: dict[tuple, int] = {}  # settle key -> rounds
+    for index in range(first, first + count):
+        if (stop is not None and stop()) or (limit is not None and tally.rounds >= limit):
+            break
+        shoe = engine.Shoe(shoe_seed(seed, index))
+        keys, n = shoe.settle_counts(None if limit is None else limit - tally.rounds)
+        shoe_sums = [0] * len(names)
+        for key, (k, start) in keys.items():
+            units = minor.get(key)
+            if units is None:
+                r = engine.deal_at(shoe.cards, start)
+                values = returns_of[key] = tuple(engine.BETS[bet](r, 1) for bet in names)
+                grow = math.lcm(scale, *(Fraction(v).denominator for v in values)) // scale
+                if grow > 1:  # a return finer than the unit so far: every sum in the finer unit
+                    scale *= grow
+                    sums = [[a * grow, b * grow * grow, c * grow] for a, b, c in sums]
+                    shoe_sums = [x * grow for x in shoe_sums]
+                    minor = {key2: tuple(u * grow for u in us) for key2, us in minor.items()}
+                units = minor[key] = tuple(int(v * scale) for v in values)
+            piece[key] = piece.get(key, 0) + k
+            for i, u in enumerate(units):
+                shoe_sums[i] += u * k
+        for i, s in enumerate(shoe_sums):
+            s -= n * scale  # the shoe's net return: what came back less one unit a round
+            acc = sums[i]
+            acc[0] += s
+            acc[1] += s * s
+            acc[2] += s * n
+        tally.shoes += 1
+        tally.rounds += n
+        tally.rounds_sq += n * n
+        if limit is not None and tally.rounds >= limit and not shoe.finished:
+            tally.shoes_cut += 1
+        else:
+            tally.rounds_per_shoe[n] += 1
+    tally.returns = {bet: Counter() for bet in names}
+    for key, k in piece.items():
+        tally.outcomes[key[0]] += k
+        for bet, v in zip(names, returns_of[key]):
+            tally.returns[bet][v] += k
+    if tally.shoes:
+        tally.net = {bet: [exact(a, scale), exact(b, scale * scale), exact(c, scale)]
+                     for bet, (a, b, c) in zip(names, sums)}
+    return tally
+
+
+def exact(amount: int, scale: int) -> int | Fraction:
+    """An amount in minor units (`scale` to the unit) as an exact number: an int when whole."""
+    x = Fraction(amount, scale)
+    return x.numerator if x.denominator == 1 else x
 
 
 def play_shoes(source: str, name: str, seed: int, first: int, count: int, log: bool = False,

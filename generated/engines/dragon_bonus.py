@@ -68,8 +68,6 @@ shoe:
   ShoeRanOut                      The cards ran out in the middle of a round (a hand drawing while a condition holds
                                   went past them).
   round_max_cards()               The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
-  deal_at(cards, start)           The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's
-                                  `play`.
   Shoe(seed=None, decks=None)     A shuffled shoe of the spec's decks, dealt by the spec's procedure.
 
 table_ops:
@@ -134,6 +132,9 @@ the rules of the spec:
   pushed_player(r)                Whether a stake on player comes back by its push rule.
   pushed_player_bonus(r)          Whether a stake on player_bonus comes back by its push rule.
   pushed_banker_bonus(r)          Whether a stake on banker_bonus comes back by its push rule.
+  deal_at(cards, start, settle_key=False)
+                                  The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
+                                  rule inlined.
 """
 
 import json
@@ -147,13 +148,13 @@ __all__ = [
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
     'total', 'third', 'card_value', 'same_rank', 'grid_table', 'MissingCell', 'drawing_steps', 'NotEnoughCards',
     'Round', 'play', 'settle', 'pays_to', 'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut',
-    'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule',
-    'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
-    'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair',
-    'event_banker_pair', 'formula_player_margin', 'formula_banker_margin', 'stand_all', 'decide_player',
-    'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair',
-    'pays_player_bonus_2', 'bet_player_bonus', 'pays_banker_bonus_2', 'bet_banker_bonus', 'no_valid_bets',
-    'pushed_banker', 'pushed_player', 'pushed_player_bonus', 'pushed_banker_bonus'
+    'round_max_cards', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
+    'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
+    'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair', 'event_banker_pair',
+    'formula_player_margin', 'formula_banker_margin', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of',
+    'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair', 'pays_player_bonus_2',
+    'bet_player_bonus', 'pays_banker_bonus_2', 'bet_banker_bonus', 'no_valid_bets', 'pushed_banker', 'pushed_player',
+    'pushed_player_bonus', 'pushed_banker_bonus', 'deal_at'
 ]
 
 
@@ -301,6 +302,7 @@ STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake,
 STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
 STAKE_RULE = (f"an amount is a whole or decimal number in ASCII digits, at most {STAKE_DIGITS} digits before "
               f"the point and {STAKE_PLACES} after, like 100 or 25.5")
+STAKE_LIMIT = 10 ** STAKE_DIGITS
 MAX_NAME = 200     # characters in a room, bettor, seat or banker name
 
 
@@ -382,6 +384,8 @@ def parse_money(value, what):
     The one amount parser of every engine: ASCII digits only (no "1/3", "+5", "1_0", "١٠٠"),
     at most STAKE_DIGITS before the point and STAKE_PLACES after; true/false is not an amount.
     """
+    if type(value) is int and 0 <= value < STAKE_LIMIT:  # the common case first: a whole stake in range
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
         raise InvalidBet(f"{what} must be a number, not {kind_of(value)}: {STAKE_RULE}")
     if isinstance(value, int):
@@ -564,6 +568,11 @@ def play(cards, explain=False, observe=None):
     """
     codes = parse_cards(cards)
     check_copies(codes)
+    if not explain and observe is None and len(codes) >= len(DEAL_ORDER):
+        try:
+            return deal_at(codes, 0)  # the rules inlined; nothing to trace
+        except ShoeRanOut:
+            pass  # the cards ran out: the traced path below says where
     r = Round()
     n = len(codes)
     if n < len(DEAL_ORDER):
@@ -700,25 +709,6 @@ def round_max_cards():
     return len(DEAL_ORDER) + len(DRAWERS)
 
 
-def deal_at(cards, start):
-    """The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's `play`."""
-    r = Round()
-    pos = start
-    for hand in DEAL_ORDER:
-        getattr(r, hand).append(cards[pos])
-        pos += 1
-    if not stand_all(r):
-        for hand, decide in drawing_steps(r):
-            if decide(r)[2]:
-                if pos >= len(cards):
-                    raise ShoeRanOut("the shoe ran out of cards in the middle of a round")
-                getattr(r, hand).append(cards[pos])
-                pos += 1
-    r.outcome = outcome_of(r)
-    r.cards_used = pos - start
-    return r
-
-
 class Shoe:
     """A shuffled shoe of the spec's decks, dealt by the spec's procedure.
 
@@ -780,6 +770,30 @@ class Shoe:
                 self.last = True
         if self.remaining() < round_max_cards():
             self.finished = True
+
+    def settle_counts(self, limit=None):
+        """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
+        counts = {}
+        cards = self.cards
+        cut = self.cut
+        keep = round_max_cards()
+        size = len(cards)
+        n = 0
+        while not self.finished and n != limit:
+            start = self.position
+            used, key = deal_at(cards, start, True)
+            pos = self.position = start + used
+            n += 1
+            got = counts.get(key)
+            if got is None:
+                counts[key] = [1, start]
+            else:
+                got[0] += 1
+            if self.last or pos >= cut or size - pos < keep:
+                self.after_round(start)  # the last-round rule, only where it can apply
+        self.rounds_dealt += n
+        return counts, n
 
     def deal_round(self, bets=None):
         """Play one round from the shoe; return (round, returns of `bets`)."""
@@ -1372,6 +1386,141 @@ def pushed_banker_bonus(r):
 
 
 PUSHED = {'banker': pushed_banker, 'player': pushed_player, 'player_bonus': pushed_player_bonus, 'banker_bonus': pushed_banker_bonus}
+
+
+SETTLE_KEY_BETS = ('banker', 'player', 'tie', 'banker_pair', 'player_pair', 'player_bonus', 'banker_bonus')
+
+
+def deal_at(cards, start, settle_key=False):
+    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined.
+
+    With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead
+    of the round: a decision numbers the clause (or payout-table row) that decides the bet, in
+    the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.
+    """
+    try:
+        # deal player, banker, player, banker [000 §2]
+        h_player = [cards[start], cards[start + 2]]
+        h_banker = [cards[start + 1], cards[start + 3]]
+        pos = start + 4
+        t_player = (CARD_VALUE[h_player[0]] + CARD_VALUE[h_player[1]]) % 10
+        t_banker = (CARD_VALUE[h_banker[0]] + CARD_VALUE[h_banker[1]]) % 10
+        outcome = None
+        f_banker = t_banker
+        f_player = t_player
+        # stand all when natural [001]
+        if not (((f_player >= 8) or (f_banker >= 8))):
+            # draw player by total(player) [000 §7]
+            key = t_player
+            draws = DRAW_PLAYER.get(key)
+            if draws is None:
+                raise MissingCell(DRAW_PLAYER_RULE, key)
+            if draws:
+                card = cards[pos]
+                pos += 1
+                h_player.append(card)
+                t_player = (t_player + CARD_VALUE[card]) % 10
+            # draw banker when not drew(player) by total(banker) [000 §14]
+            if (not (len(h_player) > 2)):
+                key = t_banker
+                draws = DRAW_BANKER_1.get(key)
+                if draws is None:
+                    raise MissingCell(DRAW_BANKER_1_RULE, key)
+            # draw banker when drew(player) by total(banker) × value(third(player)) [003]
+            elif (len(h_player) > 2):
+                key = (t_banker, card_value(third(h_player)))
+                draws = DRAW_BANKER_2.get(key)
+                if draws is None:
+                    raise MissingCell(DRAW_BANKER_2_RULE, key)
+            else:
+                draws = False  # no draw table applies: the hand stands
+            if draws:
+                card = cards[pos]
+                pos += 1
+                h_banker.append(card)
+                t_banker = (t_banker + CARD_VALUE[card]) % 10
+        # outcome player when total(player) > total(banker) [000 §3]
+        if (t_player > t_banker):
+            outcome = 'player'
+        # outcome banker when total(banker) > total(player) [000 §3]
+        elif (t_banker > t_player):
+            outcome = 'banker'
+        # outcome tie when total(player) = total(banker) [000 §3]
+        elif (t_player == t_banker):
+            outcome = 'tie'
+        else:
+            raise EngineError("no outcome of the spec holds for this round")
+    except IndexError:
+        raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
+    if not settle_key:
+        r = Round.__new__(Round)
+        r.player = h_player
+        r.banker = h_banker
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        return r
+    # banker: its clauses in the order written [000 §16; 000 §20]
+    k_banker = 0
+    if (outcome == 'banker'):
+        k_banker = 1
+    elif (outcome == 'tie'):
+        k_banker = 2
+    # player: its clauses in the order written [000 §17; 000 §20]
+    k_player = 0
+    if (outcome == 'player'):
+        k_player = 1
+    elif (outcome == 'tie'):
+        k_player = 2
+    # tie: its clauses in the order written
+    k_tie = 0
+    if (outcome == 'tie'):
+        k_tie = 1
+    # banker_pair: its clauses in the order written
+    k_banker_pair = 0
+    if ((RANK_OF[h_banker[0]] == RANK_OF[h_banker[1]])):
+        k_banker_pair = 1
+    # player_pair: its clauses in the order written
+    k_player_pair = 0
+    if ((RANK_OF[h_player[0]] == RANK_OF[h_player[1]])):
+        k_player_pair = 1
+    # player_bonus: its clauses in the order written [WOO-DB]
+    k_player_bonus = 0
+    if ((((f_player >= 8) or (f_banker >= 8))) and (outcome == 'tie')):
+        k_player_bonus = 1
+    elif (outcome == 'player') and (((f_player >= 8) or (f_banker >= 8))):
+        k_player_bonus = 2
+    elif (outcome == 'player') and ((t_player - t_banker)) == 9:
+        k_player_bonus = 3
+    elif (outcome == 'player') and ((t_player - t_banker)) == 8:
+        k_player_bonus = 4
+    elif (outcome == 'player') and ((t_player - t_banker)) == 7:
+        k_player_bonus = 5
+    elif (outcome == 'player') and ((t_player - t_banker)) == 6:
+        k_player_bonus = 6
+    elif (outcome == 'player') and ((t_player - t_banker)) == 5:
+        k_player_bonus = 7
+    elif (outcome == 'player') and ((t_player - t_banker)) == 4:
+        k_player_bonus = 8
+    # banker_bonus: its clauses in the order written [WOO-DB]
+    k_banker_bonus = 0
+    if ((((f_player >= 8) or (f_banker >= 8))) and (outcome == 'tie')):
+        k_banker_bonus = 1
+    elif (outcome == 'banker') and (((f_player >= 8) or (f_banker >= 8))):
+        k_banker_bonus = 2
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 9:
+        k_banker_bonus = 3
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 8:
+        k_banker_bonus = 4
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 7:
+        k_banker_bonus = 5
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 6:
+        k_banker_bonus = 6
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 5:
+        k_banker_bonus = 7
+    elif (outcome == 'banker') and ((t_banker - t_player)) == 4:
+        k_banker_bonus = 8
+    return pos - start, (outcome, k_banker, k_player, k_tie, k_banker_pair, k_player_pair, k_player_bonus, k_banker_bonus, )
 
 
 if __name__ == "__main__":

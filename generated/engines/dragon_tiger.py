@@ -74,8 +74,6 @@ shoe:
   ShoeRanOut                      The cards ran out in the middle of a round (a hand drawing while a condition holds
                                   went past them).
   round_max_cards()               The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
-  deal_at(cards, start)           The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's
-                                  `play`.
   Shoe(seed=None, decks=None)     A shuffled shoe of the spec's decks, dealt by the spec's procedure.
 
 table_ops:
@@ -120,6 +118,9 @@ the rules of the spec:
   bet_tie(r, stake)               tie: what a stake returns, stake included.
   bet_suited_tie(r, stake)        suited_tie: what a stake returns, stake included.
   no_valid_bets(r, bets)          Whether a bettor's round counts no valid bet: the spec has no such rule.
+  deal_at(cards, start, settle_key=False)
+                                  The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every
+                                  rule inlined.
 """
 
 import json
@@ -133,10 +134,10 @@ __all__ = [
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
     'total', 'card_value', 'MissingCell', 'drawing_steps', 'NotEnoughCards', 'Round', 'play', 'settle', 'pays_to',
     'record', 'read_request', 'adjudicate', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses',
-    'ShoeRanOut', 'round_max_cards', 'deal_at', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule',
-    'pushed_bets', 'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
-    'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of',
-    'bet_dragon', 'bet_tiger', 'bet_tie', 'bet_suited_tie', 'no_valid_bets'
+    'ShoeRanOut', 'round_max_cards', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
+    'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
+    'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of', 'bet_dragon', 'bet_tiger',
+    'bet_tie', 'bet_suited_tie', 'no_valid_bets', 'deal_at'
 ]
 
 
@@ -270,6 +271,7 @@ STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake,
 STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
 STAKE_RULE = (f"an amount is a whole or decimal number in ASCII digits, at most {STAKE_DIGITS} digits before "
               f"the point and {STAKE_PLACES} after, like 100 or 25.5")
+STAKE_LIMIT = 10 ** STAKE_DIGITS
 MAX_NAME = 200     # characters in a room, bettor, seat or banker name
 
 
@@ -351,6 +353,8 @@ def parse_money(value, what):
     The one amount parser of every engine: ASCII digits only (no "1/3", "+5", "1_0", "١٠٠"),
     at most STAKE_DIGITS before the point and STAKE_PLACES after; true/false is not an amount.
     """
+    if type(value) is int and 0 <= value < STAKE_LIMIT:  # the common case first: a whole stake in range
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
         raise InvalidBet(f"{what} must be a number, not {kind_of(value)}: {STAKE_RULE}")
     if isinstance(value, int):
@@ -495,6 +499,11 @@ def play(cards, explain=False, observe=None):
     """
     codes = parse_cards(cards)
     check_copies(codes)
+    if not explain and observe is None and len(codes) >= len(DEAL_ORDER):
+        try:
+            return deal_at(codes, 0)  # the rules inlined; nothing to trace
+        except ShoeRanOut:
+            pass  # the cards ran out: the traced path below says where
     r = Round()
     n = len(codes)
     if n < len(DEAL_ORDER):
@@ -660,25 +669,6 @@ def round_max_cards():
     return len(DEAL_ORDER) + len(DRAWERS)
 
 
-def deal_at(cards, start):
-    """The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's `play`."""
-    r = Round()
-    pos = start
-    for hand in DEAL_ORDER:
-        getattr(r, hand).append(cards[pos])
-        pos += 1
-    if not stand_all(r):
-        for hand, decide in drawing_steps(r):
-            if decide(r)[2]:
-                if pos >= len(cards):
-                    raise ShoeRanOut("the shoe ran out of cards in the middle of a round")
-                getattr(r, hand).append(cards[pos])
-                pos += 1
-    r.outcome = outcome_of(r)
-    r.cards_used = pos - start
-    return r
-
-
 class Shoe:
     """A shuffled shoe of the spec's decks, dealt by the spec's procedure.
 
@@ -732,6 +722,30 @@ class Shoe:
                 self.last = True
         if self.remaining() < round_max_cards():
             self.finished = True
+
+    def settle_counts(self, limit=None):
+        """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
+        counts = {}
+        cards = self.cards
+        cut = self.cut
+        keep = round_max_cards()
+        size = len(cards)
+        n = 0
+        while not self.finished and n != limit:
+            start = self.position
+            used, key = deal_at(cards, start, True)
+            pos = self.position = start + used
+            n += 1
+            got = counts.get(key)
+            if got is None:
+                counts[key] = [1, start]
+            else:
+                got[0] += 1
+            if self.last or pos >= cut or size - pos < keep:
+                self.after_round(start)  # the last-round rule, only where it can apply
+        self.rounds_dealt += n
+        return counts, n
 
     def deal_round(self, bets=None):
         """Play one round from the shoe; return (round, returns of `bets`)."""
@@ -1083,6 +1097,68 @@ def no_valid_bets(r, bets):
 
 
 PUSHED = {}
+
+
+SETTLE_KEY_BETS = ('dragon', 'tiger', 'tie', 'suited_tie')
+
+
+def deal_at(cards, start, settle_key=False):
+    """The round dealt from `cards[start]` on (canonical codes): the shoe's `play`, every rule inlined.
+
+    With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead
+    of the round: a decision numbers the clause (or payout-table row) that decides the bet, in
+    the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.
+    """
+    try:
+        # deal dragon, tiger [WOO-DT rules]
+        h_dragon = [cards[start]]
+        h_tiger = [cards[start + 1]]
+        pos = start + 2
+        t_dragon = CARD_VALUE[h_dragon[0]]
+        t_tiger = CARD_VALUE[h_tiger[0]]
+        outcome = None
+        # outcome dragon when value(first(dragon)) > value(first(tiger)) [WOO-DT rules]
+        if (CARD_VALUE[h_dragon[0]] > CARD_VALUE[h_tiger[0]]):
+            outcome = 'dragon'
+        # outcome tiger when value(first(tiger)) > value(first(dragon)) [WOO-DT rules]
+        elif (CARD_VALUE[h_tiger[0]] > CARD_VALUE[h_dragon[0]]):
+            outcome = 'tiger'
+        # outcome tie when rank(first(dragon)) = rank(first(tiger)) [WOO-DT rules]
+        elif (RANK_OF[h_dragon[0]] == RANK_OF[h_tiger[0]]):
+            outcome = 'tie'
+        else:
+            raise EngineError("no outcome of the spec holds for this round")
+    except IndexError:
+        raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
+    if not settle_key:
+        r = Round.__new__(Round)
+        r.dragon = h_dragon
+        r.tiger = h_tiger
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        return r
+    # dragon: its clauses in the order written
+    k_dragon = 0
+    if (outcome == 'dragon'):
+        k_dragon = 1
+    elif (outcome == 'tie'):
+        k_dragon = 2
+    # tiger: its clauses in the order written
+    k_tiger = 0
+    if (outcome == 'tiger'):
+        k_tiger = 1
+    elif (outcome == 'tie'):
+        k_tiger = 2
+    # tie: its clauses in the order written
+    k_tie = 0
+    if (outcome == 'tie'):
+        k_tie = 1
+    # suited_tie: its clauses in the order written
+    k_suited_tie = 0
+    if (((outcome == 'tie') and (SUIT_OF[h_dragon[0]] == SUIT_OF[h_tiger[0]]))):
+        k_suited_tie = 1
+    return pos - start, (outcome, k_dragon, k_tiger, k_tie, k_suited_tie, )
 
 
 if __name__ == "__main__":

@@ -255,6 +255,7 @@ STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake,
 STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
 STAKE_RULE = (f"an amount is a whole or decimal number in ASCII digits, at most {STAKE_DIGITS} digits before "
               f"the point and {STAKE_PLACES} after, like 100 or 25.5")
+STAKE_LIMIT = 10 ** STAKE_DIGITS
 MAX_NAME = 200     # characters in a room, bettor, seat or banker name
 
 
@@ -336,6 +337,8 @@ def parse_money(value, what):
     The one amount parser of every engine: ASCII digits only (no "1/3", "+5", "1_0", "١٠٠"),
     at most STAKE_DIGITS before the point and STAKE_PLACES after; true/false is not an amount.
     """
+    if type(value) is int and 0 <= value < STAKE_LIMIT:  # the common case first: a whole stake in range
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str)):
         raise InvalidBet(f"{what} must be a number, not {kind_of(value)}: {STAKE_RULE}")
     if isinstance(value, int):

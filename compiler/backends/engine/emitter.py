@@ -17,6 +17,7 @@ from fractions import Fraction
 from croupier.backends.engine.analysis_emitter import companion_name
 from croupier.backends.engine.api import Piece, assemble, checked_module
 from croupier.backends.engine.bet_rules import bet_functions
+from croupier.backends.engine.fast_round import fast_functions
 from croupier.backends.engine.parts import copy_module, features, parts_summary
 from croupier.backends.engine.python_expr import py_number, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
@@ -248,6 +249,7 @@ class EngineEmitter:
         w.blank(2)
         bet_functions(g, w, self.py, self.number)
         table_functions(g, w, self.py)
+        fast_functions(g, w, self.constants)
 
     def repeat_function(self, hand: str) -> None:
         """`decide_<hand>(r)` of a hand that draws while a condition holds (asked again after each card)."""

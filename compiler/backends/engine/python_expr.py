@@ -158,3 +158,72 @@ class PythonTranslator(NodeVisitor):
 def to_python(e: ir.Expr, constants: dict[Fraction, str]) -> str:
     """Python text for a checked expression of the model (an `Invalid` part is a compiler bug here)."""
     return PythonTranslator(constants).visit(e)
+
+
+class LocalTranslator(PythonTranslator):
+    """The same expressions read from a round being dealt in local variables (the engine's fast path).
+
+    A hand is the list `h_<hand>`; with plain totals its total is the running `t_<hand>`, and the
+    total of its first two cards `f_<hand>` (set once after the deal, for a hand dealt two cards);
+    the outcome is `outcome`; an event or a round formula is written out where it is read, so it is
+    computed from the round as it stands then, as `event_<name>(r)` would be. `hoisted` collects the
+    `f_<hand>` names used.
+    """
+
+    def __init__(self, constants: dict[Fraction, str], events: dict[str, ir.Expr], formulas: dict[str, ir.Expr],
+                 dealt: dict[str, int], running_totals: bool) -> None:
+        super().__init__(constants)
+        self.events = events
+        self.formulas = formulas
+        self.dealt = dealt
+        self.running = running_totals
+        self.hoisted: set[str] = set()
+
+    def visit_HandRef(self, e: ir.HandRef) -> str:
+        return f"h_{e.name}"
+
+    def visit_EventRef(self, e: ir.EventRef) -> str:
+        return f"({self.visit(self.events[e.name])})"
+
+    def visit_RoundFormulaRef(self, e: ir.RoundFormulaRef) -> str:
+        return f"({self.visit(self.formulas[e.name])})"
+
+    def visit_RoundFact(self, e: ir.RoundFact) -> str:
+        return "(pos - start)" if e.name == "cards_used" else super().visit_RoundFact(e)
+
+    def visit_OutcomeIs(self, e: ir.OutcomeIs) -> str:
+        return f"(outcome == {e.what!r})"
+
+    def dealt_hand(self, e: ir.Expr, least: int) -> str | None:
+        """The hand `e` names when it is a hand the deal gives at least `least` cards."""
+        if isinstance(e, ir.HandRef) and self.dealt.get(e.name, 0) >= least:
+            return e.name
+        return None
+
+    def first_card(self, e: ir.Expr) -> str | None:
+        """`h_<hand>[0]` for `first(hand)` of a hand the deal gives a card (never None)."""
+        if isinstance(e, ir.Call) and e.function.key == "first" and self.dealt_hand(e.args[0], 1):
+            return f"h_{e.args[0].name}[0]"
+        return None
+
+    def visit_Call(self, e: ir.Call) -> str:
+        key, args = e.function.key, e.args
+        if key == "total" and self.running and isinstance(args[0], ir.HandRef):
+            return f"t_{args[0].name}"
+        if key in ("total", "same_rank") and isinstance(args[0], ir.Call) and args[0].function.key == "first2":
+            hand = self.dealt_hand(args[0].args[0], 2)
+            if hand is not None and key == "total" and self.dealt[hand] == 2:
+                self.hoisted.add(hand)
+                return f"f_{hand}"
+            if hand is not None and key == "same_rank":
+                return f"(RANK_OF[h_{hand}[0]] == RANK_OF[h_{hand}[1]])"
+        if key == "drew" and isinstance(args[0], ir.HandRef):
+            return f"(len(h_{args[0].name}) > {self.dealt.get(args[0].name, 0)})"
+        if key in ("value", "rank", "suit"):
+            card = self.first_card(args[0])
+            if card is not None:
+                table = {"value": "CARD_VALUE", "rank": "RANK_OF", "suit": "SUIT_OF"}[key]
+                return f"{table}[{card}]"
+        if key == "first" and self.dealt_hand(args[0], 1):
+            return f"h_{args[0].name}[0]"
+        return super().visit_Call(e)

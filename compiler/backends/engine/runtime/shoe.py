@@ -3,8 +3,9 @@
 `Shoe(seed)` shuffles the spec's decks with `random.Random(seed)` (the same seed
 gives the same shoe on every machine), places the cut card in the spec's range
 from the end, burns by the revealed card's burn value, and deals rounds until
-the last-round rule ends the shoe. `deal_at` is the shoe's fast path of `play`:
-the cards are canonical codes already, so nothing is parsed or checked again.
+the last-round rule ends the shoe. It deals with the engine's generated `deal_at`
+(the fast path of `play`: the cards are canonical codes already, so nothing is parsed
+or checked again), and a simulation with `settle_counts`, which builds no round.
 """
 # ruff: noqa: F821 - names such as DECKS come from the generated part of the engine
 
@@ -23,25 +24,6 @@ def round_max_cards():
     A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
     """
     return len(DEAL_ORDER) + len(DRAWERS)
-
-
-def deal_at(cards, start):
-    """The round dealt from `cards[start]` on (canonical codes, enough cards): the shoe's `play`."""
-    r = Round()
-    pos = start
-    for hand in DEAL_ORDER:
-        getattr(r, hand).append(cards[pos])
-        pos += 1
-    if not stand_all(r):
-        for hand, decide in drawing_steps(r):
-            if decide(r)[2]:
-                if pos >= len(cards):
-                    raise ShoeRanOut("the shoe ran out of cards in the middle of a round")
-                getattr(r, hand).append(cards[pos])
-                pos += 1
-    r.outcome = outcome_of(r)
-    r.cards_used = pos - start
-    return r
 
 
 class Shoe:
@@ -105,6 +87,30 @@ class Shoe:
                 self.last = True
         if self.remaining() < round_max_cards():
             self.finished = True
+
+    def settle_counts(self, limit=None):
+        """Deal the rest of the shoe (at most `limit` rounds) for a tally, building no round:
+        ({settle key: [rounds, first card index of its first round]}, rounds dealt); see `deal_at`."""
+        counts = {}
+        cards = self.cards
+        cut = self.cut
+        keep = round_max_cards()
+        size = len(cards)
+        n = 0
+        while not self.finished and n != limit:
+            start = self.position
+            used, key = deal_at(cards, start, True)
+            pos = self.position = start + used
+            n += 1
+            got = counts.get(key)
+            if got is None:
+                counts[key] = [1, start]
+            else:
+                got[0] += 1
+            if self.last or pos >= cut or size - pos < keep:
+                self.after_round(start)  # the last-round rule, only where it can apply
+        self.rounds_dealt += n
+        return counts, n
 
     def deal_round(self, bets=None):
         """Play one round from the shoe; return (round, returns of `bets`)."""

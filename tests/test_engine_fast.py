@@ -1,0 +1,148 @@
+"""The engine's fast path (`deal_at` with every rule inlined) against its traced path (`play(…, explain=True)`,
+which asks the rule functions one by one), and the simulation's fast tally against the logged one."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from croupier.backends.engine.emitter import emit_engine
+from croupier.backends.engine.loader import load_engine
+from croupier.semantics.resolve import resolve_file
+from croupier.tools import simulate as sim
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = ["baccarat", "dragon_bonus", "dragon_tiger", "ez_baccarat"]
+
+CARD_LEVEL = """game g "G"
+shoe 1 deck of standard52
+value A = 1, 2..9 = pip, 10 J Q K = 0
+total sum mod 10
+class face "Face" = J Q K
+hand p "P"
+hand b "B"
+deal p, b, p, b
+event big "Big" when total(first2(p)) >= 8 or same_rank(first2(b))
+let margin = total(p) - total(b)
+stand all when big
+draw p by total(p)
+    | 0 1 2 3 4 5 6 7 8 9 |
+    | D D D D D D S S S S |
+draw b when drew(p) by total(b) × value(third(p))
+    |   | 0 1 2 3 4 5 6 7 8 9 |
+    | 0 | D D D D D D D D D D |
+    | 1 | D D D D D D D D D D |
+    | 2 | D D D D D D D D D D |
+    | 3 | D D D D D D D D S D |
+    | 4 | S S D D D D D D S S |
+    | 5 | S S S S D D D D S S |
+    | 6 | S S S S S S D D S S |
+    | 7 | S S S S S S S S S S |
+    | 8 | S S S S S S S S S S |
+    | 9 | S S S S S S S S S S |
+draw b when not drew(p) by total(b)
+    | 0 1 2 3 4 5 6 7 8 9 |
+    | D D D D D D S S S S |
+outcome pw "P wins" when total(p) > total(b)
+outcome bw "B wins" when total(b) > total(p)
+outcome tie "Tie" when total(p) = total(b)
+bet suit "S"
+    wins when suit(first(p)) = H and same_suit(first2(b)), pays 1 to 1
+bet rank "R"
+    wins when rank(card(p, 2)) = 10 and rank(last(b)) = K, pays 1 to 1
+bet count "C"
+    push when cards_used = 6
+    wins when count(p, face) + count(b, H) + count(b, K) = 3, pays 1 to 1
+bet half "H"
+    wins when outcome is pw, pays 1 to 1
+    loses half when outcome is tie
+bet margin "M"
+    push when big and outcome is tie
+    wins when outcome is pw, pays by margin
+        | big | 1 to 1 |
+        | 7..9 | 5 to 1 |
+        | 4 | 2 to 1 |
+"""
+
+SOFT = """game s "S"
+deck short = standard52 without 2 3 4 5 6
+shoe 2 decks of short
+value A = 1, 7..10 = pip, J Q K = 10
+total sum, A counts 1 or 11, best not over 21
+hand p "P"
+hand d "D"
+deal p, d
+draw d while total(d) < 17
+outcome pw "P" when total(d) > 21 or total(p) > total(d)
+outcome dw "D" when total(d) <= 21 and total(d) >= total(p)
+cut card 5..6 from end
+bet x "X"
+    wins when outcome is pw, pays 1 to 1
+    push when soft(d)
+"""
+
+
+def inline_engine(text: str):
+    g, diags, _ = resolve_file("t.rules", text)
+    assert not [d for d in diags if d.is_error], diags
+    return load_engine(emit_engine(g, "t.rules"), "t_fast")
+
+
+def spec_engine(name: str):
+    path = ROOT / "spec" / f"{name}.rules"
+    g, diags, _ = resolve_file(str(path), path.read_text(encoding="utf-8"))
+    assert not [d for d in diags if d.is_error], diags
+    return load_engine(emit_engine(g, str(path)), f"fast_{name}")
+
+
+ENGINES = {"card_level": lambda: inline_engine(CARD_LEVEL), "soft": lambda: inline_engine(SOFT),
+           **{name: (lambda n=name: spec_engine(n)) for name in SPECS}}
+
+
+def outcome_or_error(call):
+    try:
+        r = call()
+    except Exception as exc:  # noqa: BLE001 - the two paths must fail alike
+        return type(exc).__name__, str(exc)
+    return [list(getattr(r, h)) for h in r.__slots__[:-3]], r.outcome, r.cards_used
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_inlined_round_is_the_traced_round(name: str) -> None:
+    engine = ENGINES[name]()
+    rng = random.Random(name)
+    codes = engine.shoe_cards(engine.DECKS)
+    bets = {bet: 1 for bet in engine.BETS}
+    by_key: dict = {}
+    kinds = set()
+    for _ in range(3000):
+        cards = rng.sample(codes, rng.randint(1, 9))
+        fast = outcome_or_error(lambda c=cards: engine.play(c))
+        traced = outcome_or_error(lambda c=cards: engine.play(c, explain=True))
+        assert fast == traced, cards
+        kinds.add(type(fast[0]).__name__)
+        if isinstance(fast[0], str):
+            continue
+        r = engine.play(cards)
+        try:
+            returns = engine.settle(r, bets)
+        except engine.EngineError:
+            continue  # a rule read a card the round lacks: the key path raises it too
+        used, key = engine.deal_at(cards, 0, True)
+        assert used == r.cards_used and key[0] == r.outcome
+        assert by_key.setdefault(key, returns) == returns, "one settle key, one settlement"
+    assert kinds == {"list", "str"}, "both rounds and errors were met"
+    assert len(by_key) >= 3  # several decisions met (the soft game has three)
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_the_fast_tally_is_the_logged_tally(name: str) -> None:
+    engine = ENGINES[name]()
+    whole, _ = sim.deal_shoes(engine, 11, 0, 6, log=True)
+    assert sim.deal_shoes(engine, 11, 0, 6)[0] == whole and whole.shoes == 6
+    limit = sim.deal_shoes(engine, 11, 0, 1)[0].rounds + 2  # a run of rounds cuts the second shoe short
+    logged, _ = sim.deal_shoes(engine, 11, 0, 6, log=True, limit=limit)
+    fast, _ = sim.deal_shoes(engine, 11, 0, 6, limit=limit)
+    assert fast == logged and fast.rounds == limit and fast.shoes_cut == 1
