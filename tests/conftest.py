@@ -75,3 +75,11 @@ def compile_engine(spec: Path, checks: bool = True):
 def baccarat():
     """The engine of spec/baccarat.rules, compiled once per test session."""
     return compile_engine(BACCARAT)
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory) -> Path:
+    """A disk cache folder of this test session's own (neither the user's nor CI's), shared by the tests
+    that count what the driver does in process: what the disk keeps (round spaces, analyses, card
+    templates) is computed once a session instead of once a test."""
+    return tmp_path_factory.mktemp("croupier-cache")
