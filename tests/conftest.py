@@ -8,7 +8,7 @@ import pytest
 
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
-from croupier.driver import pipeline
+from croupier.driver.compile import Level, compile_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -55,14 +55,16 @@ def banker_draws(banker_total: int, player_third: int | None) -> bool:
     return False
 
 
-def compile_engine(spec: Path):
-    """Compile one spec in memory (parse, resolve, checks) and load its engine.
+def compile_engine(spec: Path, checks: bool = True):
+    """Compile one spec in memory (parse, resolve and, unless `checks` is False, the static checks)
+    and load its engine.
 
     Only the engine is emitted (the rule card and conformance tests are other
-    tests' business); the test fails on any error diagnostic.
+    tests' business); the test fails on any error diagnostic. A test of what the
+    engine does with a changed spec, and not of the checks, passes `checks=False`:
+    the exhaustive checks cost seconds a spec, resolving and emitting a fraction of one.
     """
-    results, _ = pipeline.compile_all([spec], emit=False)
-    result = results[0]
+    result = compile_spec(spec, Level.CHECKED if checks else Level.ENGINE)
     errors = [d for d in result.diagnostics if d.is_error]
     assert result.ok, f"{spec} does not compile: {errors}"
     source = emit_engine(result.game, result.spec)
@@ -73,3 +75,11 @@ def compile_engine(spec: Path):
 def baccarat():
     """The engine of spec/baccarat.rules, compiled once per test session."""
     return compile_engine(BACCARAT)
+
+
+@pytest.fixture(scope="session")
+def session_cache(tmp_path_factory) -> Path:
+    """A disk cache folder of this test session's own (neither the user's nor CI's), shared by the tests
+    that count what the driver does in process: what the disk keeps (round spaces, analyses, card
+    templates) is computed once a session instead of once a test."""
+    return tmp_path_factory.mktemp("croupier-cache")

@@ -112,6 +112,16 @@ def croupier(root: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300, check=False)
 
 
+def check_in(root: Path, monkeypatch, capsys) -> tuple[int, str]:
+    """(exit code, standard error) of `croupier check` run from `root`, in this process: what is compared
+    is under test here, not the command (the fixture built the copy with the installed command); the
+    compiles of one spec text are kept in process, so that each check after the first only compares."""
+    monkeypatch.chdir(root)
+    capsys.readouterr()
+    code = main(["check"])
+    return code, capsys.readouterr().err
+
+
 def test_the_copy_builds_what_the_repository_holds(repo_copy):
     """The project, not the compiler's location, decides what is built: the same bytes as generated/."""
     def built(folder: Path) -> dict[str, bytes]:
@@ -120,26 +130,26 @@ def test_the_copy_builds_what_the_repository_holds(repo_copy):
     assert built(repo_copy / "generated") == built(ROOT / "generated")
 
 
-def test_check_fails_on_a_modified_generated_file(repo_copy):
+def test_check_fails_on_a_modified_generated_file(repo_copy, monkeypatch, capsys):
     engine = repo_copy / "generated" / "engines" / "baccarat.py"
     original = engine.read_bytes()
-    assert croupier(repo_copy, "check").returncode == 0, "the fresh copy checks clean"
+    assert check_in(repo_copy, monkeypatch, capsys)[0] == 0, "the fresh copy checks clean"
     try:
         engine.write_bytes(original.replace(b"DECKS = 8", b"DECKS = 6"))
-        proc = croupier(repo_copy, "check")
-        assert proc.returncode != 0
-        assert "baccarat.py" in proc.stderr and "stale" in proc.stderr
+        code, err = check_in(repo_copy, monkeypatch, capsys)
+        assert code != 0
+        assert "baccarat.py" in err and "stale" in err
     finally:
         engine.write_bytes(original)
-    assert croupier(repo_copy, "check").returncode == 0
+    assert check_in(repo_copy, monkeypatch, capsys)[0] == 0
 
 
-def test_check_fails_on_a_missing_or_extra_generated_file(repo_copy):
+def test_check_fails_on_a_missing_or_extra_generated_file(repo_copy, monkeypatch, capsys):
     card = next((repo_copy / "generated" / "cards").iterdir())
     original = card.read_bytes()
     card.unlink()
     try:
-        assert croupier(repo_copy, "check").returncode != 0
+        assert check_in(repo_copy, monkeypatch, capsys)[0] != 0
     finally:
         card.write_bytes(original)
     # a file an earlier build listed in its manifest, and no spec writes now, is stale;
@@ -154,9 +164,9 @@ def test_check_fails_on_a_missing_or_extra_generated_file(repo_copy):
     notes = repo_copy / "generated" / "NOTES.md"
     notes.write_text("notes\n", encoding="utf-8")
     try:
-        proc = croupier(repo_copy, "check")
-        assert proc.returncode != 0 and "by_hand.py" in proc.stderr
-        assert "NOTES.md" not in proc.stderr
+        code, err = check_in(repo_copy, monkeypatch, capsys)
+        assert code != 0 and "by_hand.py" in err
+        assert "NOTES.md" not in err
     finally:
         extra.unlink()
         notes.unlink()

@@ -27,9 +27,10 @@ BACCARAT = ROOT / "spec" / "baccarat.rules"
 
 
 @pytest.fixture
-def resolves(monkeypatch, tmp_path):
-    """No cache on disk, an empty one in memory, and the list of specs the driver parses and resolves."""
-    monkeypatch.setenv("CROUPIER_CACHE", "off")
+def resolves(monkeypatch, session_cache):
+    """An empty cache in memory (the disk cache is the test session's own: it keeps no parsed spec, so that
+    every resolve is counted), and the list of specs the driver parses and resolves."""
+    monkeypatch.setenv("CROUPIER_CACHE", str(session_cache))
     calls: list[str] = []
     real = driver._Work.resolve
 

@@ -1,7 +1,7 @@
 """Changing one cell of the banker grid changes the engine on exactly the rounds that reach that cell.
 
 A copy of spec/baccarat.rules with one cell flipped is compiled from a temporary
-folder; the two engines then play every constructed situation (player two-card
+folder (resolved and emitted: the static checks are tested on their own, in test_checks.py); the two engines then play every constructed situation (player two-card
 total × banker two-card total × player third-card value) and must differ on
 exactly the situations whose banker decision is that cell.
 """
@@ -47,7 +47,7 @@ def test_one_cell_changes_exactly_its_rounds(baccarat, tmp_path, row, col):
     mutated_text, mark = flip_cell(BACCARAT.read_text(encoding="utf-8"), row, col)
     spec = tmp_path / "baccarat.rules"
     spec.write_text(mutated_text, encoding="utf-8")
-    mutated = compile_engine(spec)
+    mutated = compile_engine(spec, checks=False)  # the engine is under test here, not the checks
     assert mutated.DRAW_BANKER_2[(row, col)] is (mark == "D")
 
     differing = set()
@@ -69,7 +69,7 @@ def test_a_variant_in_the_same_folder_inherits_the_mutated_grid(tmp_path):
     (tmp_path / "baccarat.rules").write_text(mutated_text, encoding="utf-8")
     variant = BACCARAT.with_name("baccarat_commission.rules")
     (tmp_path / variant.name).write_text(variant.read_text(encoding="utf-8"), encoding="utf-8")
-    engine = compile_engine(tmp_path / variant.name)
+    engine = compile_engine(tmp_path / variant.name, checks=False)
     p1, p2 = two_cards(2)
     b1, b2 = two_cards(3, 1)
     r = engine.play([p1, b1, p2, b2, card(8), card(1)])

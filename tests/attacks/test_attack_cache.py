@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import marshal
 import os
@@ -21,6 +22,7 @@ import stat
 import subprocess
 import sys
 import zlib
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import jinja2
@@ -57,18 +59,38 @@ def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
     return proc.stdout
 
 
-def outputs(cache_dir: str, out: Path) -> dict[str, str]:
+def outputs(cache_dir: str, out: Path, run=croupier) -> dict[str, str]:
     """Everything `build`, `check` and `analyze` print or write for SPECS."""
-    croupier("build", *SPECS, "--out", str(out), cache_dir=cache_dir)
+    run("build", *SPECS, "--out", str(out), cache_dir=cache_dir)
     found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
-    found["check"] = croupier("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir)
-    found["analyze"] = croupier("analyze", SPECS[0], "--json", cache_dir=cache_dir)
+    found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir)
+    found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir)
     return found
+
+
+def in_process(*args: str, cache_dir: str) -> str:
+    """What `croupier` prints, run in this process (from the repository, with CROUPIER_CACHE=cache_dir)."""
+    from croupier.cli.main import main
+
+    printed, errors = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROUPIER_CACHE", cache_dir)
+        patch.chdir(ROOT)
+        with redirect_stdout(printed), redirect_stderr(errors):
+            code = main(list(args))
+    assert code == 0, errors.getvalue()
+    return printed.getvalue()
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> dict[str, str]:
-    return outputs("off", tmp_path_factory.mktemp("off"))
+    """The outputs with no disk cache, computed in this process from an empty memory (the commands the
+    attacks run are separate processes: those are the ones whose cache is tampered with)."""
+    cache.forget()
+    try:
+        return outputs("off", tmp_path_factory.mktemp("off"), in_process)
+    finally:
+        cache.forget()
 
 
 def forged(entry: Path, change) -> None:
