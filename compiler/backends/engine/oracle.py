@@ -18,7 +18,7 @@ from types import ModuleType
 
 from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine, source_digest
+from croupier.backends.engine.loader import exact_analysis, load_engine, source_digest
 from croupier.checks.oracles import CardsRanOut, Decision, ExactSummary, RoundFailure
 from croupier.semantics.model import Game
 
@@ -95,7 +95,7 @@ class EngineOracle:
         if not plan["supported"] and not plan.get("general"):
             return ExactSummary({}, {}, plan["reason"])
         try:
-            a = companion.analyse(engine)
+            a = exact_analysis(engine, companion, engine.DECKS)
         except engine.EngineError as exc:
             if getattr(exc, "too_large", False):  # other failures are broken rules, reported by their checks
                 return ExactSummary({}, {}, str(exc))
