@@ -235,11 +235,14 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
     most = max((sum(f) for f in firsts), default=0) + max((sum(h) for h in seconds), default=0)
     scale = [falling(n - size, most - size) for size in range(most + 1)]
     results: dict[tuple[int, ...], dict[int, int]] = {}  # h -> {outcome id: weight over falling(n, most)}
+    settled: dict[tuple[int, int], int] = {}  # (group, id of the second's key) -> outcome id: hands of one key
+    # settle alike, so the settler is asked once per pair of keys (with the first pair of hands that meets it)
     for h in seconds:
         size_h = sum(h)
         support = [(c, k, ff[c]) for c, k in enumerate(h) if k]
         acc: dict[tuple, int] = {}
-        for (size_f, _key), members in groups.items():
+        key_h = id(settler.key(h))
+        for g, ((size_f, _key), members) in enumerate(groups.items()):
             s = 0
             shown = None  # a first hand of the group that the deck can deal beside h
             for f, w in members:
@@ -251,7 +254,9 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
                     s += w
                     shown = shown or f
             if s:
-                outcome = settler.outcome_id(shown, h)
+                outcome = settled.get((g, key_h))
+                if outcome is None:
+                    outcome = settled[(g, key_h)] = settler.outcome_id(shown, h)
                 acc[outcome] = acc.get(outcome, 0) + s * scale[size_f + size_h]
         results[h] = acc
     denominator = falling(n, most)
