@@ -30,6 +30,7 @@ IMPORTS = (
     ("operator", "import operator"),
     ("random", "import random"),
     ("sys", "import sys"),
+    ("weakref", "import weakref"),
     ("Decimal", "from decimal import Decimal"),
     ("Fraction", "from fractions import Fraction"),
 )
