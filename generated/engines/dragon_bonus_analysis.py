@@ -35,6 +35,7 @@ analysis_summary:
 
 import itertools
 import operator
+import weakref
 from fractions import Fraction
 
 __all__ = [
@@ -482,6 +483,11 @@ def covered_clauses(seen):
     return out
 
 
+# engine -> {round signature: its outcome, events, totals, bet returns and clause truths}: judged once per
+# engine, whatever the number of decks (an analysis for several deck counts meets the same rounds)
+JUDGED = weakref.WeakKeyDictionary()
+
+
 def analyse(engine, decks=None):
     """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
 
@@ -514,23 +520,31 @@ def analyse(engine, decks=None):
     seen = {name: set() for name in BETS}
     rules = clauses_by_bet(engine)
     big = 10 ** 6
-    for weight, codes in finals.values():
-        r = hand_round(engine, codes)
-        r.outcome = outcome_of(r)
-        r.cards_used = sum(len(c) for c in codes)
-        outcomes[r.outcome] += weight
-        for name, test in EVENTS:
-            if test(r):
-                events[name] += weight
-        for h, hand in enumerate(HANDS):
-            t = total(getattr(r, hand))
+    judged = JUDGED.get(engine)
+    if judged is None:
+        judged = JUDGED[engine] = {}
+    for signature, (weight, codes) in finals.items():
+        got = judged.get(signature)
+        if got is None:  # the round's results, the same whatever the shoe (its signature says what rules read)
+            r = hand_round(engine, codes)
+            r.outcome = outcome_of(r)
+            r.cards_used = sum(len(c) for c in codes)
+            got = judged[signature] = (
+                r.outcome, [name for name, test in EVENTS if test(r)],
+                [total(getattr(r, hand)) for hand in HANDS],
+                [(name, ret, Fraction(bet(r, big), big) == ret) for name, bet in BETS.items() for ret in (bet(r, 1),)],
+                clause_facts(engine, r, rules))
+        outcome, happened, hand_totals, bet_returns, clauses = got
+        outcomes[outcome] += weight
+        for name in happened:
+            events[name] += weight
+        for h, t in enumerate(hand_totals):
             totals[h][t] = totals[h].get(t, 0) + weight
-        for name, bet in BETS.items():
-            ret = bet(r, 1)
-            if linear[name] and Fraction(bet(r, big), big) != ret:
+        for name, ret, scales in bet_returns:
+            if not scales:
                 linear[name] = False
             returns[name][ret] = returns[name].get(ret, 0) + weight
-        for name, vector in clause_facts(engine, r, rules).items():
+        for name, vector in clauses.items():
             seen[name].add(vector)
     if sum(outcomes.values()) != d:
         raise EngineError("the enumeration lost some deals (a bug in the analysis)")
