@@ -16,6 +16,7 @@ import builtins
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from croupier.backends.engine.loader import compile_engine
 from croupier.backends.pywriter import literal, safe_text
@@ -70,16 +71,23 @@ def signature(node: ast.FunctionDef | ast.ClassDef) -> str:
 
 def public_calls(text: str) -> list[Call]:
     """Every module-level function and class of `text` whose name does not start with `_`, in order."""
-    calls = []
-    for node in ast.parse(text).body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
-            summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
-            calls.append(Call(node.name, signature(node), summary))
-    return calls
+    return list(_read(text)[0])
 
 
 def names_read(text: str) -> set[str]:
-    return {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    return set(_read(text)[1])
+
+
+@lru_cache(maxsize=512)
+def _read(text: str) -> tuple[tuple[Call, ...], frozenset[str]]:
+    """(public calls, names) of a piece of code, parsed once: the runtime's pieces recur in every module."""
+    tree = ast.parse(text)
+    calls = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+            summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
+            calls.append(Call(node.name, signature(node), summary))
+    return tuple(calls), frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
 
 
 def call_lines(calls: list[Call]) -> list[str]:
@@ -126,7 +134,9 @@ def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: st
             heading = head
         doc += call_lines([call])
     doc.append('"""')
-    used = names_read(body)
+    used = set(names_read(trailer)) if trailer else set()  # the names of the body, piece by piece
+    for p in pieces:
+        used |= names_read(p.text)
     imports = [stmt for name, stmt in IMPORTS if name in used or (name == "math" and "floor" in used)]
     if "floor" in used:
         imports += ["", "floor = math.floor"]
