@@ -483,8 +483,9 @@ def covered_clauses(seen):
     return out
 
 
-# engine -> {round signature: its outcome, events, totals, bet returns and clause truths}: judged once per
-# engine, whatever the number of decks (an analysis for several deck counts meets the same rounds)
+# engine -> ({round signature: result id}, {result: its id}, [results]): a round's result (its outcome, events,
+# totals, bet returns and clause truths) is judged once per engine, whatever the number of decks (an analysis
+# for several deck counts meets the same rounds), and rounds of one result are weighed together
 JUDGED = weakref.WeakKeyDictionary()
 
 
@@ -522,19 +523,26 @@ def analyse(engine, decks=None):
     big = 10 ** 6
     judged = JUDGED.get(engine)
     if judged is None:
-        judged = JUDGED[engine] = {}
+        judged = JUDGED[engine] = ({}, {}, [])
+    result_of, result_id, results = judged
+    weights = {}  # result id -> weight of the rounds that give it
     for signature, (weight, codes) in finals.items():
-        got = judged.get(signature)
-        if got is None:  # the round's results, the same whatever the shoe (its signature says what rules read)
+        i = result_of.get(signature)
+        if i is None:  # the round's results, the same whatever the shoe (its signature says what rules read)
             r = hand_round(engine, codes)
             r.outcome = outcome_of(r)
             r.cards_used = sum(len(c) for c in codes)
-            got = judged[signature] = (
-                r.outcome, [name for name, test in EVENTS if test(r)],
-                [total(getattr(r, hand)) for hand in HANDS],
-                [(name, ret, Fraction(bet(r, big), big) == ret) for name, bet in BETS.items() for ret in (bet(r, 1),)],
-                clause_facts(engine, r, rules))
-        outcome, happened, hand_totals, bet_returns, clauses = got
+            result = (r.outcome, tuple(name for name, test in EVENTS if test(r)),
+                      tuple(total(getattr(r, hand)) for hand in HANDS),
+                      tuple((name, ret, Fraction(bet(r, big), big) == ret)
+                            for name, bet in BETS.items() for ret in (bet(r, 1),)),
+                      tuple(clause_facts(engine, r, rules).items()))
+            i = result_of[signature] = result_id.setdefault(result, len(results))
+            if i == len(results):
+                results.append(result)
+        weights[i] = weights.get(i, 0) + weight
+    for i, weight in weights.items():
+        outcome, happened, hand_totals, bet_returns, clauses = results[i]
         outcomes[outcome] += weight
         for name in happened:
             events[name] += weight
@@ -544,7 +552,7 @@ def analyse(engine, decks=None):
             if not scales:
                 linear[name] = False
             returns[name][ret] = returns[name].get(ret, 0) + weight
-        for name, vector in clauses.items():
+        for name, vector in clauses:
             seen[name].add(vector)
     if sum(outcomes.values()) != d:
         raise EngineError("the enumeration lost some deals (a bug in the analysis)")
