@@ -144,15 +144,36 @@ def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: st
     # a long name stays whole on its line: a literal broken in two would not compile
     all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False, break_long_words=False)
     head = [f"# {safe_text(first_line)}", *doc, "", *imports, "", "__all__ = [", *("    " + x for x in all_lines), "]"]
-    return "\n".join(head) + "\n\n\n" + body
+    source = "\n".join(head) + "\n\n\n" + body
+    if len(_ASSEMBLED) > 64:
+        _ASSEMBLED.clear()
+    _ASSEMBLED[source] = ("\n".join(head), *(p.text for p in pieces), trailer)
+    return source
+
+
+# an assembled module's source -> its parts (the head, each piece, the trailer), each of which parses alone:
+# `undefined_names` reads them one by one, so the runtime's pieces, alike in every module, are parsed once
+_ASSEMBLED: dict[str, tuple[str, ...]] = {}
 
 
 def undefined_names(source: str) -> set[str]:
     """Names the code reads that nothing in it binds, nor Python's builtins (loosely: a name bound
     anywhere counts as bound everywhere). An engine missing a runtime part it calls shows here."""
     bound = set(dir(builtins))
+    read: set[str] = set()
+    for part in _ASSEMBLED.get(source, (source,)):
+        part_read, part_bound = _bindings(part)
+        read |= part_read
+        bound |= part_bound
+    return read - bound
+
+
+@lru_cache(maxsize=512)
+def _bindings(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(names read, names bound) anywhere in a piece of code."""
+    bound = set()
     read = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Name):
             (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -163,7 +184,7 @@ def undefined_names(source: str) -> set[str]:
             bound.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
-    return read - bound
+    return frozenset(read), frozenset(bound)
 
 
 def checked_module(build: Callable[[], str], game: Game, what: str) -> str:
