@@ -158,14 +158,16 @@ class _Enumerator:
         return self.space
 
     def group_of(self, used: list[int], held: tuple) -> tuple:
-        """The group of a round so far: every hand's key and the cards used of the classes that may run out."""
+        """The group of a round so far: every hand's key and, of each class that may run out, the cards left
+        (as many as the round may still take count alike)."""
         keys = []
         for h, classes in zip(self.game.hands, held):
             k = self.hand_keys.get((h, classes))
             if k is None:
                 k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
             keys.append(k)
-        return (tuple(keys), tuple(used[c] for c in self.scarce))
+        still = self.longest - sum(used)
+        return (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
 
     def walk(self) -> None:
         """Every sequence, depth first (last class first), extended while its round asks for a card.
