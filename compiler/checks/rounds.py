@@ -184,7 +184,7 @@ class _Enumerator:
                 self.subtrees[item[0]] = space.leaves - item[1]
                 continue
             if space.leaves > MAX_LEAVES:
-                space.complete = False
+                self.space.complete = False
                 return
             seq, weight, held = item
             used = [seq.count(c) for c in range(len(sizes))]
@@ -193,7 +193,7 @@ class _Enumerator:
                 group = self.group_of(used, held)
                 below = self.subtrees.get(group)
                 if below is not None and space.leaves + below <= MAX_LEAVES:
-                    space.leaves += below
+                    self.space.leaves += below
                     continue
                 stack.append((group, space.leaves))
             drawer = self.game.deal_order[n] if n < need else None
