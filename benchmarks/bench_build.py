@@ -4,7 +4,8 @@ Every build writes into a temporary folder (generated/ is never touched) and
 uses a fresh, private disk cache (CROUPIER_CACHE): the first process build is
 cold (exhaustive checks, exact analyses and example searches all computed), the
 later ones are warm (their results read back, keyed by engine source and
-compiler code). The process time is what a user waits for. Target: under 1 s.
+compiler code). The process time is what a user waits for. Targets: cold under
+3 s (issue 16), warm under 1 s.
 
     python3 benchmarks/bench_build.py [--repeat 3]
 """
@@ -38,14 +39,20 @@ def in_process(out: Path) -> float:
     return time.perf_counter() - start
 
 
-def as_process(out: Path) -> float:
+def as_process(out: Path, cache: str = CACHE) -> float:
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "build", "--out", str(out)], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+                          capture_output=True, text=True, check=False, env={**os.environ, "CROUPIER_CACHE": cache})
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"croupier build failed:\n{proc.stderr}")
     return elapsed
+
+
+def cold_build(out: Path) -> float:
+    """A process build with an empty cache of its own, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="croupier-bench-cold-") as cache:
+        return as_process(out, cache)
 
 
 def main() -> int:
@@ -54,11 +61,14 @@ def main() -> int:
     args = ap.parse_args()
     specs = pipeline.default_specs(PROJECT)
     with tempfile.TemporaryDirectory() as tmp:
-        cold = as_process(Path(tmp) / "cold")
+        # every cold build starts from an empty cache; the last one's fills the shared cache for the warm runs
+        cold = min([cold_build(Path(tmp) / f"cold{i}") for i in range(args.repeat - 1)]
+                   + [as_process(Path(tmp) / "cold")])
         proc = min(as_process(Path(tmp) / f"proc{i}") for i in range(args.repeat))
         warm = min(in_process(Path(tmp) / f"warm{i}") for i in range(args.repeat))
     print(f"specs:                                 {len(specs)} ({', '.join(p.stem for p in specs)})")
-    print(f"`croupier build`, cold cache:          {cold:.3f} s  (checks, analyses and searches computed)")
+    print(f"`croupier build`, cold, best of {args.repeat}:     {cold:.3f} s  (checks, analyses and searches computed; "
+          "target < 3 s)")
     print(f"`croupier build`, warm, best of {args.repeat}:     {proc:.3f} s  (target < 1 s)")
     print(f"in-process, warm, best of {args.repeat}:           {warm:.3f} s")
     return 0

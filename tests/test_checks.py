@@ -13,7 +13,7 @@ import pytest
 
 from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import PASSES, bets, draw_tables, hand_types, run_checks, translations
-from croupier.checks.rounds import round_space, value_classes
+from croupier.checks.rounds import _Enumerator, round_space, value_classes
 from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
 
@@ -52,6 +52,38 @@ def test_baccarat_enumeration_is_exact() -> None:
     assert sum(outcomes.values()) == 1
     assert round(outcomes["banker"] * 10000) == 4586 and round(outcomes["player"] * 10000) == 4462  # RULES B18
     assert space.returns["banker"] < 1 and space.returns["tie"] < 1
+
+
+class _Counting:
+    """An oracle that counts the rounds it plays, and with `grouping=False` lets the enumeration group none."""
+
+    def __init__(self, oracle, grouping: bool) -> None:
+        self.oracle, self.grouping, self.played = oracle, grouping, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.oracle, name)
+
+    def hand_grouping(self):
+        return self.oracle.hand_grouping() if self.grouping else None
+
+    def play(self, cards, decided):
+        self.played += 1
+        return self.oracle.play(cards, decided)
+
+
+@pytest.mark.parametrize("name", ["E0213_header_coverage", "W0212_unreachable_cells"])
+def test_grouped_rounds_find_what_every_round_finds(name: str) -> None:
+    """Rounds the rules cannot tell apart are played once, and the enumeration finds the same cells, gaps,
+    examples, failures, facts and count of rounds as when it plays every one."""
+    game = load(ERRORS / f"{name}.rules")
+    grouped, every = _Counting(engine_oracle(game), True), _Counting(engine_oracle(game), False)
+    assert grouped.hand_grouping() is not None
+    a, b = _Enumerator(game, grouped, False).run(), _Enumerator(game, every, False).run()
+    for name in ("complete", "leaves", "consulted", "overlaps", "gaps", "failures", "covered", "analysis_missing"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.gaps or a.consulted
+    assert {k for k, p in a.facts.items() if p} == {k for k, p in b.facts.items() if p}
+    assert grouped.played * 5 < every.played
 
 
 def test_value_classes_cover_the_shoe() -> None:

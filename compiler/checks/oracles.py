@@ -10,7 +10,8 @@ one (a unit test of a pass, say) the exhaustive checks are skipped quietly.
   decision (`Decision`: which draw tables apply, the key and cell consulted);
   the truth of every bet clause and outcome of a finished round; what a bet
   returns; the exact analysis's expected returns and covered clauses, or why
-  it is missing. A round whose cards ran out is `CardsRanOut`: given more, it may finish.
+  it is missing; what the rules read of a hand, so that rounds they cannot
+  tell apart are played once. A round whose cards ran out is `CardsRanOut`: given more, it may finish.
 - `HandOracle` (seat games): which hand types a hand matches, and how it ranks.
 
 A round the rules cannot finish is reported as `RoundFailure` with the engine's
@@ -19,7 +20,7 @@ message. Rounds are opaque handles: only the oracle that made one reads it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -99,6 +100,13 @@ class RoundOracle(Protocol):
 
     def exact_summary(self) -> ExactSummary | None:
         """The exact analysis's answers (None when a broken rule stops it: its checks report that)."""
+        ...
+
+    def hand_grouping(self) -> Callable[[str, Sequence[str]], Hashable] | None:
+        """`key(hand, cards)`: what the rules read of a hand's cards, now and once more cards come (its count
+        and, as they need them, its total, first two, third card, pairs), such that two rounds so far whose
+        hands have equal keys, with the same cards left, play on alike: the same decisions, facts and
+        failures whatever the next cards. None when a rule reads a hand in a way that cannot be grouped."""
         ...
 
 

@@ -90,6 +90,7 @@ class _Enumerator:
         self.weights: dict[tuple, int] = {}  # fact vector -> weight of the rounds that give it
         self.examples: dict[tuple, object] = {}
         self.unit = 100  # a stake large enough that rounding rules round nothing away
+        self.drawn_by: dict[int, str] = {}  # cards dealt -> the hand that last decided then, in the last play
 
     def describe(self, r) -> str:
         cards = self.oracle.hands(r)
@@ -99,6 +100,7 @@ class _Enumerator:
         """Note one draw decision: the tables that apply, the cell consulted, a missing cell."""
         space = self.space
         self.last_decision_at = d.dealt
+        self.drawn_by[d.dealt] = d.hand  # the last hand to decide with so many cards dealt draws the next
         if len(d.tables) > 1:
             self.note(space.overlaps, (d.tables[0], d.tables[1]), d)
         if d.tables:
@@ -137,41 +139,89 @@ class _Enumerator:
 
     def run(self) -> RoundSpace:
         sizes = [copies for _codes, copies in self.classes]
+        self.sizes = sizes
         total = sum(sizes)
         longest = self.longest
         # a prefix of k cards stands for (ways to pick it) × (ways to go on to `longest` cards)
-        go_on = [_falling(total - k, longest - k) for k in range(longest + 1)]
+        self.go_on = [_falling(total - k, longest - k) for k in range(longest + 1)]
         self.denominator = _falling(total, longest)
-        stack: list[tuple[list[int], int]] = [([], 1)]
-        need = len(self.game.deal_order)
-        while stack and self.space.leaves <= MAX_LEAVES:
-            seq, weight = stack.pop()
+        self.need = len(self.game.deal_order)
+        # rounds the rules cannot tell apart are played once (only when no weight is needed for a return)
+        self.group = None if self.weigh_all else self.oracle.hand_grouping()
+        self.scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes a round may run out of
+        self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
+        self.hand_keys: dict[tuple, object] = {}
+        self.subtrees: dict[tuple, int] = {}  # group of a round so far -> leaves below it
+        self.walk()
+        self.summarise()
+        self.exact_returns()
+        return self.space
+
+    def group_of(self, used: list[int], held: tuple) -> tuple:
+        """The group of a round so far: every hand's key and, of each class that may run out, the cards left
+        (as many as the round may still take count alike)."""
+        keys = []
+        for h, classes in zip(self.game.hands, held):
+            k = self.hand_keys.get((h, classes))
+            if k is None:
+                k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
+            keys.append(k)
+        still = self.longest - sum(used)
+        return (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
+
+    def walk(self) -> None:
+        """Every sequence, depth first (last class first), extended while its round asks for a card.
+
+        Each sequence carries its hands' classes (`held`, None once unknown). A sequence whose group an
+        earlier one had is not played, nor anything below it: the earlier one found every decision, fact
+        and failure it could, and first; only its count of leaves is added. A marker on the stack notes
+        that count once all below a sequence is done."""
+        space, sizes, need = self.space, self.sizes, self.need
+        stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands))]
+        while stack:
+            item = stack.pop()
+            if len(item) == 2:  # (group, leaves before): all below the group's first sequence is done
+                self.subtrees[item[0]] = space.leaves - item[1]
+                continue
+            if space.leaves > MAX_LEAVES:
+                self.space.complete = False
+                return
+            seq, weight, held = item
             used = [seq.count(c) for c in range(len(sizes))]
-            if len(seq) >= need:
+            n = len(seq)
+            if self.group is not None and held is not None:
+                group = self.group_of(used, held)
+                below = self.subtrees.get(group)
+                if below is not None and space.leaves + below <= MAX_LEAVES:
+                    self.space.leaves += below
+                    continue
+                stack.append((group, space.leaves))
+            drawer = self.game.deal_order[n] if n < need else None
+            if n >= need:
+                self.drawn_by = {}
                 r = self.play(seq)
                 if r is None:
                     continue
-                n = len(seq)
                 cards_used = self.oracle.cards_used(r)
                 if cards_used <= n:
-                    self.leaf(r, weight * go_on[n])
+                    self.leaf(r, weight * self.go_on[n])
                     continue
                 if cards_used == n + 1 and self.last_decision_at <= n:
                     # the next card is the round's last and no rule looks at it: vary it in place
                     for c, size in enumerate(sizes):
                         if size - used[c] > 0:
                             codes = self.classes[c][0]
-                            self.last_card(r, codes[used[c] % len(codes)], weight * (size - used[c]) * go_on[n + 1])
+                            self.last_card(r, codes[used[c] % len(codes)],
+                                           weight * (size - used[c]) * self.go_on[n + 1])
                     continue
-            if len(seq) >= longest:
+                drawer = self.drawn_by.get(n)
+            if n >= self.longest:
                 continue
+            at = self.hand_index.get(drawer) if held is not None else None
             for c, size in enumerate(sizes):
                 if size - used[c] > 0:
-                    stack.append((seq + [c], weight * (size - used[c])))
-        self.space.complete = not stack
-        self.summarise()
-        self.exact_returns()
-        return self.space
+                    after = None if at is None else held[:at] + (held[at] + (c,),) + held[at + 1:]
+                    stack.append((seq + [c], weight * (size - used[c]), after))
 
     def exact_returns(self) -> None:
         """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,

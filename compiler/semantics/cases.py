@@ -9,6 +9,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, error
@@ -39,12 +40,18 @@ def _plain(value):
     return value
 
 
+@lru_cache(maxsize=64)
+def _toml(text: str) -> dict:
+    """A case file's data, parsed once per text (a build reads every case file for every spec); only read."""
+    return tomllib.loads(text)
+
+
 def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one file, with diagnostics for malformed ones."""
     diags: list[Diagnostic] = []
     rel = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _toml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return [], [error("E0900", f"cannot read reference cases: {exc}", Span(rel, 1, 1))]
     default_specs = (path.stem, *data.get("also", []))

@@ -16,6 +16,7 @@ skipping the suits of single wild cards of that rank.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -97,13 +98,16 @@ class HandReader:
         ranks = shoe.ranks + shoe.jokers
         self.member = {r: membership(game, r) for r in ranks}
         self.value = {r: game.values.get(r, Fraction(0)) for r in ranks}
+        # the values as whole numbers over one common denominator: a hand's total is one exact sum of ints
+        self.scale = math.lcm(*(Fraction(v).denominator for v in self.value.values()))
+        self.scaled = {r: int(v * self.scale) for r, v in self.value.items()}
         self.codes_of = {r: [c for c in shoe.codes_of(r) if c not in self.wild_cards] for r in ranks}
         self.n = len(game.classes)
 
     def facts_key(self, ranks: list[str] | tuple[str, ...], wild: bool) -> tuple:
         """What a hand type may read of a substituted hand: (count, total, count of each class, wild)."""
         member = [self.member[r] for r in ranks]
-        return (len(ranks), sum(self.value[r] for r in ranks),
+        return (len(ranks), Fraction(sum(self.scaled[r] for r in ranks), self.scale),
                 tuple(sum(m[i] for m in member) for i in range(self.n)), wild)
 
     def card_codes(self, ranks: list[str] | tuple[str, ...]) -> list[str]:

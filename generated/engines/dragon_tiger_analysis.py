@@ -30,6 +30,7 @@ analysis_summary:
                                   edge).
 """
 
+import weakref
 from fractions import Fraction
 
 __all__ = [
@@ -239,6 +240,12 @@ def covered_clauses(seen):
     return out
 
 
+# engine -> ({round signature: result id}, {result: its id}, [results]): a round's result (its outcome, events,
+# totals, bet returns and clause truths) is judged once per engine, whatever the number of decks (an analysis
+# for several deck counts meets the same rounds), and rounds of one result are weighed together
+JUDGED = weakref.WeakKeyDictionary()
+
+
 def analyse(engine, decks=None):
     """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
 
@@ -271,23 +278,38 @@ def analyse(engine, decks=None):
     seen = {name: set() for name in BETS}
     rules = clauses_by_bet(engine)
     big = 10 ** 6
-    for weight, codes in finals.values():
-        r = hand_round(engine, codes)
-        r.outcome = outcome_of(r)
-        r.cards_used = sum(len(c) for c in codes)
-        outcomes[r.outcome] += weight
-        for name, test in EVENTS:
-            if test(r):
-                events[name] += weight
-        for h, hand in enumerate(HANDS):
-            t = total(getattr(r, hand))
+    judged = JUDGED.get(engine)
+    if judged is None:
+        judged = JUDGED[engine] = ({}, {}, [])
+    result_of, result_id, results = judged
+    weights = {}  # result id -> weight of the rounds that give it
+    for signature, (weight, codes) in finals.items():
+        i = result_of.get(signature)
+        if i is None:  # the round's results, the same whatever the shoe (its signature says what rules read)
+            r = hand_round(engine, codes)
+            r.outcome = outcome_of(r)
+            r.cards_used = sum(len(c) for c in codes)
+            result = (r.outcome, tuple(name for name, test in EVENTS if test(r)),
+                      tuple(total(getattr(r, hand)) for hand in HANDS),
+                      tuple((name, ret, Fraction(bet(r, big), big) == ret)
+                            for name, bet in BETS.items() for ret in (bet(r, 1),)),
+                      tuple(clause_facts(engine, r, rules).items()))
+            i = result_of[signature] = result_id.setdefault(result, len(results))
+            if i == len(results):
+                results.append(result)
+        weights[i] = weights.get(i, 0) + weight
+    for i, weight in weights.items():
+        outcome, happened, hand_totals, bet_returns, clauses = results[i]
+        outcomes[outcome] += weight
+        for name in happened:
+            events[name] += weight
+        for h, t in enumerate(hand_totals):
             totals[h][t] = totals[h].get(t, 0) + weight
-        for name, bet in BETS.items():
-            ret = bet(r, 1)
-            if linear[name] and Fraction(bet(r, big), big) != ret:
+        for name, ret, scales in bet_returns:
+            if not scales:
                 linear[name] = False
             returns[name][ret] = returns[name].get(ret, 0) + weight
-        for name, vector in clause_facts(engine, r, rules).items():
+        for name, vector in clauses:
             seen[name].add(vector)
     if sum(outcomes.values()) != d:
         raise EngineError("the enumeration lost some deals (a bug in the analysis)")

@@ -52,6 +52,8 @@ def _hands(game: Game):
     shoe = game.shoe
     lo, hi = game.hand_size or (1, 5)
     kinds = list(shoe.ranks) + list(shoe.jokers)
+    copies = {k: shoe.rank_copies(k) for k in kinds}
+    codes_of = {k: shoe.codes_of(k) for k in kinds}
     for size in range(max(lo, 1), hi + 1):
         for combo in combinations_with_replacement(kinds, size):
             seen: dict[str, int] = {}
@@ -59,9 +61,9 @@ def _hands(game: Game):
             for k in combo:
                 n = seen.get(k, 0)
                 seen[k] = n + 1
-                if n >= shoe.rank_copies(k):
+                if n >= copies[k]:
                     break
-                codes = shoe.codes_of(k)
+                codes = codes_of[k]
                 hand.append(codes[n % len(codes)])
             else:
                 yield hand

@@ -16,6 +16,7 @@ import builtins
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from croupier.backends.engine.loader import compile_engine
 from croupier.backends.pywriter import literal, safe_text
@@ -30,6 +31,7 @@ IMPORTS = (
     ("operator", "import operator"),
     ("random", "import random"),
     ("sys", "import sys"),
+    ("weakref", "import weakref"),
     ("Decimal", "from decimal import Decimal"),
     ("Fraction", "from fractions import Fraction"),
 )
@@ -69,16 +71,23 @@ def signature(node: ast.FunctionDef | ast.ClassDef) -> str:
 
 def public_calls(text: str) -> list[Call]:
     """Every module-level function and class of `text` whose name does not start with `_`, in order."""
-    calls = []
-    for node in ast.parse(text).body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
-            summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
-            calls.append(Call(node.name, signature(node), summary))
-    return calls
+    return list(_read(text)[0])
 
 
 def names_read(text: str) -> set[str]:
-    return {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    return set(_read(text)[1])
+
+
+@lru_cache(maxsize=512)
+def _read(text: str) -> tuple[tuple[Call, ...], frozenset[str]]:
+    """(public calls, names) of a piece of code, parsed once: the runtime's pieces recur in every module."""
+    tree = ast.parse(text)
+    calls = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+            summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
+            calls.append(Call(node.name, signature(node), summary))
+    return tuple(calls), frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
 
 
 def call_lines(calls: list[Call]) -> list[str]:
@@ -125,7 +134,9 @@ def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: st
             heading = head
         doc += call_lines([call])
     doc.append('"""')
-    used = names_read(body)
+    used = set(names_read(trailer)) if trailer else set()  # the names of the body, piece by piece
+    for p in pieces:
+        used |= names_read(p.text)
     imports = [stmt for name, stmt in IMPORTS if name in used or (name == "math" and "floor" in used)]
     if "floor" in used:
         imports += ["", "floor = math.floor"]
@@ -133,15 +144,36 @@ def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: st
     # a long name stays whole on its line: a literal broken in two would not compile
     all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False, break_long_words=False)
     head = [f"# {safe_text(first_line)}", *doc, "", *imports, "", "__all__ = [", *("    " + x for x in all_lines), "]"]
-    return "\n".join(head) + "\n\n\n" + body
+    source = "\n".join(head) + "\n\n\n" + body
+    if len(_ASSEMBLED) > 64:
+        _ASSEMBLED.clear()
+    _ASSEMBLED[source] = ("\n".join(head), *(p.text for p in pieces), trailer)
+    return source
+
+
+# an assembled module's source -> its parts (the head, each piece, the trailer), each of which parses alone:
+# `undefined_names` reads them one by one, so the runtime's pieces, alike in every module, are parsed once
+_ASSEMBLED: dict[str, tuple[str, ...]] = {}
 
 
 def undefined_names(source: str) -> set[str]:
     """Names the code reads that nothing in it binds, nor Python's builtins (loosely: a name bound
     anywhere counts as bound everywhere). An engine missing a runtime part it calls shows here."""
     bound = set(dir(builtins))
+    read: set[str] = set()
+    for part in _ASSEMBLED.get(source, (source,)):
+        part_read, part_bound = _bindings(part)
+        read |= part_read
+        bound |= part_bound
+    return read - bound
+
+
+@lru_cache(maxsize=512)
+def _bindings(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(names read, names bound) anywhere in a piece of code."""
+    bound = set()
     read = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Name):
             (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -152,7 +184,7 @@ def undefined_names(source: str) -> set[str]:
             bound.add((node.asname or node.name).split(".")[0])
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
-    return read - bound
+    return frozenset(read), frozenset(bound)
 
 
 def checked_module(build: Callable[[], str], game: Game, what: str) -> str:

@@ -42,3 +42,12 @@ def module_from_code(code: types.CodeType, name: str, digest: str) -> types.Modu
 def load_engine(source: str, name: str) -> types.ModuleType:
     """Execute engine source in a fresh module named `croupier_engine_<name>`."""
     return module_from_code(compile_engine(source, name), name, source_digest(source))
+
+
+def exact_analysis(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> dict:
+    """`companion.analyse(engine, decks)` of two modules `load_engine` loaded, computed once per (decks,
+    engine source, companion source) and kept in the cache: the checks and the rule card share it."""
+    from croupier.cache import cached
+
+    return cached("analysis", f"{decks}\0{engine.SOURCE_DIGEST}\0{companion.SOURCE_DIGEST}",
+                  lambda: companion.analyse(engine, decks))

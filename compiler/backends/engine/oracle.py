@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import ModuleType
 
-from croupier.backends.engine.analysis_emitter import emit_analysis_module
+from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine, source_digest
+from croupier.backends.engine.loader import exact_analysis, load_engine, source_digest
 from croupier.checks.oracles import CardsRanOut, Decision, ExactSummary, RoundFailure
 from croupier.semantics.model import Game
 
@@ -44,6 +44,7 @@ class EngineOracle:
         self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
         self._tests: list[Callable] = []
         self._keys: tuple[tuple, ...] = ()
+        self._grouping: tuple[Callable | None] | None = None
 
     # ---- the engine, loaded when first needed ----------------------------------------------------------------
     @property
@@ -94,13 +95,19 @@ class EngineOracle:
         if not plan["supported"] and not plan.get("general"):
             return ExactSummary({}, {}, plan["reason"])
         try:
-            a = companion.analyse(engine)
+            a = exact_analysis(engine, companion, engine.DECKS)
         except engine.EngineError as exc:
             if getattr(exc, "too_large", False):  # other failures are broken rules, reported by their checks
                 return ExactSummary({}, {}, str(exc))
             return None
         return ExactSummary({name: Fraction(b["expected_return"]) for name, b in a["bets"].items()},
                             {name: dict(pairs) for name, pairs in a["covered"].items()})
+
+    def hand_grouping(self) -> Callable[[str, Sequence[str]], tuple] | None:
+        """What the rules read of a hand, as the exact analysis's plan lists it (None when it cannot group)."""
+        if self._grouping is None:
+            self._grouping = (_hand_key(self.game, self.engine),)
+        return self._grouping[0]
 
     # ---- dealt rounds --------------------------------------------------------------------------------------
     def play(self, cards: Sequence[str], decided: Callable[[Decision], None]) -> object:
@@ -195,3 +202,44 @@ class EngineOracle:
 
 def _outcome_is(outcome: str) -> Callable:
     return lambda r: r.outcome == outcome
+
+
+def _hand_key(game: Game, engine: ModuleType) -> Callable[[str, Sequence[str]], tuple] | None:
+    """`key(hand, cards)` of `hand_grouping`: the facts of the analysis plan that any rule (draws, standing,
+    events, outcomes, bets) reads of the hand, computed by the engine's own tables; None when the plan is
+    not supported (a rule reads a hand in another way) or the engine lacks what the key needs."""
+    try:
+        plan = analysis_plan(game)
+        if not plan.get("supported"):
+            return None
+        reader = FactReader(game)
+        pairs = reader.read(game.stand_when)
+        for ev in game.events.values():
+            pairs |= reader.read(ev.when, frozenset({ev.name}))
+        reads = {h: set(plan["draw"].get(h, ())) | set(plan["final"].get(h, ())) | {f for f, g in pairs if g == h}
+                 for h in game.hands}
+        total, rank_of = engine.total, engine.RANK_OF
+    except Exception:  # noqa: BLE001 - a plan that cannot be read: every round is played
+        return None
+    wanted = {h: (("total" in f), ("first2" in f), ("third" in f), ("pair2" in f), ("pair" in f))
+              for h, f in reads.items()}
+
+    def key(hand: str, cards: Sequence[str]) -> tuple:
+        if len(cards) < 2:  # the first two cards make first2 and pair2: until then, the cards themselves
+            return (len(cards), *cards)
+        want_total, want_first2, want_third, want_pair2, want_run = wanted[hand]
+        out: list = [len(cards)]
+        if want_total:
+            out.append(total(cards))
+        if want_first2:
+            out.append(total(cards[:2]))
+        if want_third:
+            out.append(cards[2] if len(cards) > 2 else None)  # the card itself: its class, whatever is read of it
+        if want_pair2:
+            out.append(len(cards) > 1 and rank_of[cards[0]] == rank_of[cards[1]])
+        if want_run:
+            rank = rank_of[cards[0]] if cards else None
+            out.append(rank if all(rank_of[c] == rank for c in cards) else None)
+        return tuple(out)
+
+    return key

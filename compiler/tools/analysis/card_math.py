@@ -17,7 +17,7 @@ import hashlib
 from fractions import Fraction
 
 from croupier.backends.cards import i18n
-from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.loader import exact_analysis, load_engine
 from croupier.cache import cached
 from croupier.semantics.model import Game
 from croupier.tools.analysis.edge_chart import chart_from_rows
@@ -59,10 +59,10 @@ def companion_of(game: Game) -> tuple[str, object]:
 
 def analysis_of(game: Game, decks: int | None = None) -> dict:
     """The exact analysis of a game by its engine's companion (cached per their sources and deck count)."""
-    digest, engine = engine_of(game)
-    plan_digest, companion = companion_of(game)
+    _digest, engine = engine_of(game)
+    _plan_digest, companion = companion_of(game)
     decks = game.shoe.decks if decks is None else decks
-    return cached("analysis", f"{decks}\0{digest}\0{plan_digest}", lambda: companion.analyse(engine, decks))
+    return exact_analysis(engine, companion, decks)
 
 
 def deck_label(n: int, lang: str = "en") -> str:

@@ -213,4 +213,3 @@ class PairSettler:
                     taken[code] = taken.get(code, 0) + 1
             out[who] = picked
         return out[0], out[1]
-
