@@ -43,6 +43,7 @@ class EngineOracle:
         self._companion: ModuleType | None = None
         self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
         self._tests: list[Callable] = []
+        self._repeats: dict[str, Callable] = {}  # hand -> its decide, for hands that draw while a condition holds
         self._keys: tuple[tuple, ...] = ()
         self._grouping: tuple[Callable | None] | None = None
 
@@ -58,6 +59,8 @@ class EngineOracle:
             if hasattr(engine, "DECISION_TABLES"):
                 for index, (hand, grid, _rule, applies, key) in enumerate(engine.DECISION_TABLES):
                     self._tables.setdefault(hand, []).append((index, grid, applies, key))
+                repeating = getattr(engine, "REPEATS", ())
+                self._repeats = {hand: decide for hand, decide in engine.DRAWERS if hand in repeating}
                 keys: list[tuple] = []
                 for bet, kind, i, test in engine.BET_CLAUSES:
                     keys.append((kind, bet, i))
@@ -114,7 +117,7 @@ class EngineOracle:
         engine = self.engine
         tables = self._tables
         hands = engine.HANDS
-        repeats = {hand: decide for hand, decide in engine.DRAWERS if hand in getattr(engine, "REPEATS", ())}
+        repeats = self._repeats
 
         def observe(hand: str, r) -> None:
             dealt = sum(len(getattr(r, h)) for h in hands)
