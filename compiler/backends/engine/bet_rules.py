@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import Expr
-from croupier.semantics.model import Bet, BetRule, Game, Payout
+from croupier.semantics.model import Bet, BetRule, Game, Payout, PayoutRow
 
 
 def rule_text(text: str, cite: str | None) -> str:
@@ -31,6 +31,13 @@ def payout_code(p: Payout, number: Callable[[Fraction], str]) -> str:
             f"{number(p.unit) if p.unit else None}, {literal(p.rounding)})")
 
 
+def row_test(row: PayoutRow, key: str, py: Callable[[Expr], str]) -> str:
+    """Python of whether a payout-table row applies: its condition, or the key (Python text) among its values."""
+    if row.condition is not None:
+        return py(row.condition)
+    return f"{key} == {row.low}" if row.low == row.high else f"{row.low} <= {key} <= {row.high}"
+
+
 def table_function(w: PyWriter, bet: Bet, i: int, rule: BetRule, py: Callable[[Expr], str],
                    number: Callable[[Fraction], str]) -> None:
     """`pays_<bet>_<i>(r, stake)`: what the payout table's first applying row returns, or None."""
@@ -39,14 +46,10 @@ def table_function(w: PyWriter, bet: Bet, i: int, rule: BetRule, py: Callable[[E
         keyed = False
         for row in rule.table.rows:
             w.comment(f"| {row.label()} | {row.payout.text} |")
-            if row.condition is not None:
-                test = py(row.condition)
-            else:
-                if not keyed:
-                    w.line(f"key = {py(rule.table.key)}")
-                    keyed = True
-                test = f"key == {row.low}" if row.low == row.high else f"{row.low} <= key <= {row.high}"
-            with w.block(f"if {test}:"):
+            if row.condition is None and not keyed:
+                w.line(f"key = {py(rule.table.key)}")
+                keyed = True
+            with w.block(f"if {row_test(row, 'key', py)}:"):
                 w.line(f"return {payout_code(row.payout, number)}")
         w.line("return None")
     w.blank(2)
@@ -85,13 +88,18 @@ def bet_functions(game: Game, w: PyWriter, py: Callable[[Expr], str], number: Ca
         counts: dict[str, int] = {}
         for i, rule in enumerate(b.clauses, 1):
             kind = {"wins": "win"}.get(rule.kind, rule.kind)
-            test = py(rule.when)
-            if rule.table is not None:
-                test = f"{test} and pays_{b.name}_{i}(r, 1) is not None"
+            test = clause_test(b, i, rule, py)
             w.line(f"    ({literal(b.name)}, {literal(kind)}, {counts.get(kind, 0)}, lambda r: {test}),")
             counts[kind] = counts.get(kind, 0) + 1
     w.line(")")
     w.blank(2)
+
+
+def clause_test(bet: Bet, i: int, rule: BetRule, py: Callable[[Expr], str]) -> str:
+    """Python of whether clause `i` (from 1) of a bet decides a finished round: its condition holds and,
+    for a payout table, one of its rows applies."""
+    test = py(rule.when)
+    return f"{test} and pays_{bet.name}_{i}(r, 1) is not None" if rule.table is not None else test
 
 
 def pushed_functions(game: Game, w: PyWriter, py: Callable[[Expr], str]) -> list[str]:
@@ -101,10 +109,7 @@ def pushed_functions(game: Game, w: PyWriter, py: Callable[[Expr], str]) -> list
         with w.block(f"def pushed_{b.name}(r):"):
             w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
             for i, rule in enumerate(b.clauses, 1):
-                test = py(rule.when)
-                if rule.table is not None:
-                    test = f"{test} and pays_{b.name}_{i}(r, 1) is not None"
-                with w.block(f"if {test}:"):
+                with w.block(f"if {clause_test(b, i, rule, py)}:"):
                     w.line(f"return {rule.kind == 'push'}")
             w.line("return False")
         w.blank(2)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from croupier.backends.engine.bet_rules import row_test
 from croupier.backends.engine.python_expr import LocalTranslator
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import expr_text
@@ -173,13 +174,7 @@ class FastRound:
             when = self.py(rule.when)
             for row in (rule.table.rows if rule.table is not None else [None]):
                 number += 1
-                test = when
-                if row is not None and row.condition is not None:
-                    test = f"{when} and {self.py(row.condition)}"
-                elif row is not None:
-                    key = self.py(rule.table.key)
-                    test = (f"{when} and {key} == {row.low}" if row.low == row.high
-                            else f"{when} and {row.low} <= {key} <= {row.high}")
+                test = when if row is None else f"{when} and {row_test(row, self.py(rule.table.key), self.py)}"
                 with w.block(f"{'elif' if number > 1 else 'if'} {test}:"):
                     w.line(f"{name} = {number}")
         return name
