@@ -197,12 +197,11 @@ def bet_views(s: Sentences, g: Game) -> list[dict]:
     for b in g.bets.values():
         rules = rule_views(s, b)
         ordered = len(b.clauses) > 1 and any(c.kind != "wins" for c in b.clauses)
+        order = s.say(N_("The first of these rules that applies decides.")) if ordered else ""
+        loses = s.say(N_("Otherwise the bet loses."))
         out.append({"name": b.name, "label": b.label(s.lang), "cite": b.cite or "", "rules": rules,
                     "wins": [r for r in flat_rules(rules) if r["kind"] == "wins"],
-                    "order": s.say(N_("The first of these rules that applies decides.")) if ordered else "",
-                    "loses": s.say(N_("Otherwise the bet loses.")),
-                    "note": s.p.sentences(([s.say(N_("The first of these rules that applies decides."))]
-                                           if ordered else []) + [s.say(N_("Otherwise the bet loses."))]),
+                    "order": order, "loses": loses, "note": s.p.sentences([x for x in (order, loses) if x]),
                     "spec": spec_ref("bet " + b.name, b.span, b.cite)})
     return out
 
