@@ -132,7 +132,10 @@ def test_the_inlined_round_is_the_traced_round(name: str) -> None:
             continue  # a rule read a card the round lacks: the key path raises it too
         used, key = engine.deal_at(cards, 0, True)
         assert used == r.cards_used and key[0] == r.outcome
-        assert by_key.setdefault(key, returns) == returns, "one settle key, one settlement"
+        keyed, same_key = engine.deal_at(cards, 0, "round")
+        assert same_key == key and outcome_or_error(lambda k=keyed: k) == fast
+        settled = (returns, engine.pushed_bets(r), engine.settle_bettors(r, {"a": bets, "b": {bet: 3 for bet in bets}}))
+        assert by_key.setdefault(key, settled) == settled, "one settle key, one settlement"
     assert kinds == {"list", "str"}, "both rounds and errors were met"
     assert len(by_key) >= 3  # several decisions met (the soft game has three)
 
@@ -146,3 +149,26 @@ def test_the_fast_tally_is_the_logged_tally(name: str) -> None:
     logged, _ = sim.deal_shoes(engine, 11, 0, 6, log=True, limit=limit)
     fast, _ = sim.deal_shoes(engine, 11, 0, 6, limit=limit)
     assert fast == logged and fast.rounds == limit and fast.shoes_cut == 1
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_a_table_reuses_a_settlement_only_for_its_own_key_and_stakes(name: str) -> None:
+    """Every round a table deals (settlements kept by settle key and stakes) settles as a round settled afresh."""
+    engine = ENGINES[name]()
+    bets = list(engine.BETS)
+    rng = random.Random(name)
+    checked = 0
+    for shoe in range(8):
+        stakes = {f"s{i}": {bet: rng.choice([1, 5, "2.5", 100]) for bet in rng.sample(bets, rng.randint(1, len(bets)))}
+                  for i in range(3)}
+        exact = engine.table_bets(stakes)
+        table = engine.Table(f"t/{shoe}")
+        for n, tr in enumerate(table.rounds(stakes)):
+            fresh = engine.TableRound(tr.number, tr.cards, tr.round, exact, engine.squeeze_plan(exact))
+            assert (tr.returns, tr.valid, tr.squeeze) == (fresh.returns, fresh.valid, fresh.squeeze)
+            tr.returns["s0"] = {}  # a caller's change to one round never reaches the next
+            checked += 1
+            if n % 7 == 0:  # a server's one round at a time, bets given afresh
+                single = engine.Table(f"t/{shoe}")
+                assert single.deal(stakes).returns == engine.Table(f"t/{shoe}").deal(exact, engine.squeeze_plan(exact)).returns
+    assert checked >= 60 and engine.SETTLED

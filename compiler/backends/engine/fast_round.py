@@ -12,7 +12,9 @@ citations, for tracing, explaining and tools.
 says which clause decided each bet (`SETTLE_KEY_BETS` order): what a simulation
 tallies. A clause's return per unit staked is fixed by the clause (and the payout
 table row), so a simulation settles one round of each key with the bet functions
-and counts the rest, exactly.
+and counts the rest, exactly. `deal_at(cards, start, "round")` gives the round and
+its key: a table settles one round of each key with its bettors' stakes and reuses
+the returns (and the pushed stakes) for every later round of that key.
 """
 
 from __future__ import annotations
@@ -53,22 +55,32 @@ class FastRound:
             w.blank()
             w.line("With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead")
             w.line("of the round: a decision numbers the clause (or payout-table row) that decides the bet, in")
-            w.line("the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.")
+            w.line("the order written, 0 when none does; with `settle_key=\"round\"`, (round, that key).")
+            w.line("Cards running out mid-round raise ShoeRanOut.")
             w.line('"""')
             self.body()
             with w.block("if not settle_key:"):
-                w.line("r = Round.__new__(Round)")
-                for hand in self.game.hands:
-                    w.line(f"r.{hand} = h_{hand}")
-                w.line("r.outcome = outcome")
-                w.line("r.cards_used = pos - start")
-                w.line("r.steps = []")
+                self.build_round()
                 w.line("return r")
             names = []
             for bet in self.game.bets.values():
                 names.append(self.decision(bet))
-            w.line(f"return pos - start, (outcome, {''.join(n + ', ' for n in names)})")
+            w.line(f"key = (outcome, {''.join(n + ', ' for n in names)})")
+            with w.block('if settle_key == "round":'):
+                self.build_round()
+                w.line("return r, key")
+            w.line("return pos - start, key")
         w.blank(2)
+
+    def build_round(self) -> None:
+        """`r`, the Round of the locals (no steps: the fast path traces nothing)."""
+        w = self.w
+        w.line("r = Round.__new__(Round)")
+        for hand in self.game.hands:
+            w.line(f"r.{hand} = h_{hand}")
+        w.line("r.outcome = outcome")
+        w.line("r.cards_used = pos - start")
+        w.line("r.steps = []")
 
     # ---- the round ---------------------------------------------------------------------
     def body(self) -> None:

@@ -66,14 +66,22 @@ class Shoe:
 
     def next_round(self):
         """Deal the next round and apply the last-round rule; return (round, first card index)."""
+        r, _, start = self.next_keyed_round(False)
+        return r, start
+
+    def next_keyed_round(self, keyed=True):
+        """(round, its settle key (None unless `keyed`), first card index); see `deal_at`."""
         if self.finished:
             raise InvalidTable("the shoe has ended; start a new shoe")
         start = self.position
-        r = deal_at(self.cards, start)
+        if keyed:
+            r, key = deal_at(self.cards, start, "round")
+        else:
+            r, key = deal_at(self.cards, start), None
         self.position = start + r.cards_used
         self.rounds_dealt += 1
         self.after_round(start)
-        return r, start
+        return r, key, start
 
     def after_round(self, start):
         """The last-round rule: the cut card out during a round, or between rounds."""

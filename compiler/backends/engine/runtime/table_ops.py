@@ -11,6 +11,7 @@ bet amount per bettor (the spec's `valid bets` rules), and the squeeze schedule
 
 SCHEDULE_ORDER = tuple(SQUEEZE_ORDER) + tuple(h for h in HANDS if h not in SQUEEZE_ORDER)
 FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
+SCHEDULE = tuple((hand, FIRST_CARDS[hand]) for hand in SCHEDULE_ORDER)
 
 
 def table_bets(bets, room=None):
@@ -65,14 +66,13 @@ def squeeze_plan(bets):
 
 def squeeze_schedule(r, plan):
     """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
-    steps = []
-    for hand in SCHEDULE_ORDER:
-        steps.append(("deal", hand, tuple(getattr(r, hand)[:FIRST_CARDS[hand]]), plan[hand]))
-    for hand in SCHEDULE_ORDER:
+    dealt, drawn = [], []
+    for hand, first in SCHEDULE:
         cards = getattr(r, hand)
-        if len(cards) > FIRST_CARDS[hand]:
-            steps.append(("draw", hand, tuple(cards[FIRST_CARDS[hand]:]), plan[hand]))
-    return tuple(steps)
+        dealt.append(("deal", hand, tuple(cards[:first]), plan[hand]))
+        if len(cards) > first:
+            drawn.append(("draw", hand, tuple(cards[first:]), plan[hand]))
+    return tuple(dealt + drawn)
 
 
 # ---- part pushed_stakes if pushed-stakes ----
@@ -91,15 +91,28 @@ def pushed_bets(r):
 # ---- end no_pushed_stakes ----
 
 
-def valid_amount(r, stakes, pushed):
-    """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
-    if not stakes or no_valid_bets(r, stakes):
-        return 0
-    total = 0
-    for name, stake in stakes.items():
-        if name not in pushed:
-            total += stake
-    return total
+def settle_bettors(r, bets):
+    """(every bettor's returns, every bettor's stakes not pushed) of a round: the same for every
+    round of one settle key, so a table reuses them (whether a round counts valid bets at all is
+    asked of every round: the spec's `valid bets none when` may read any of its facts)."""
+    pushed = pushed_bets(r)
+    return ({bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()},
+            {bettor: sum(s for name, s in stakes.items() if name not in pushed) for bettor, stakes in bets.items()})
+
+
+SETTLED = {}  # {frozen stakes: {settle key: settle_bettors(...)}}, shared by the tables taking those stakes
+
+
+def settled_for(bets):
+    """The settlements by settle key of exactly these stakes (`table_bets` output), kept for every
+    table that takes them; at most 256 sets of stakes are kept."""
+    frozen = tuple((bettor, tuple(stakes.items())) for bettor, stakes in bets.items())
+    memo = SETTLED.get(frozen)
+    if memo is None:
+        if len(SETTLED) >= 256:
+            SETTLED.clear()
+        memo = SETTLED[frozen] = {}
+    return memo
 
 
 class TableRound:
@@ -107,14 +120,18 @@ class TableRound:
 
     __slots__ = ("number", "cards", "round", "bets", "returns", "valid", "squeeze", "void", "room", "shoe_note")
 
-    def __init__(self, number, cards, r, bets, plan, room=None):
+    def __init__(self, number, cards, r, bets, plan, room=None, settled=None):
         self.number = number
         self.cards = cards
         self.round = r
         self.bets = bets
-        self.returns = {bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()}
-        pushed = pushed_bets(r)
-        self.valid = {bettor: valid_amount(r, stakes, pushed) for bettor, stakes in bets.items()}
+        if settled is None:
+            settled = settle_bettors(r, bets)
+        returns, counted = settled
+        self.returns = {bettor: dict(mine) for bettor, mine in returns.items()}
+        # the valid bet amount per bettor, by the spec's `valid bets` rules
+        self.valid = {bettor: 0 if not stakes or no_valid_bets(r, stakes) else counted[bettor]
+                      for bettor, stakes in bets.items()}
         self.squeeze = squeeze_schedule(r, plan)
         self.void = None
         self.room = room
@@ -172,16 +189,25 @@ class Table:
     def finished(self):
         return self.shoe.finished
 
-    def deal(self, bets, plan=None):
-        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`."""
+    def deal(self, bets, plan=None, settled=None):
+        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`, and
+        `settled` the `settled_for` these same bets (the returns of each settle key, kept across rounds)."""
         if plan is None:
             bets = table_bets(bets, self.room)
             plan = squeeze_plan(bets)
+            settled = settled_for(bets)
         shoe = self.shoe
         cut_before = shoe.cut_out
-        r, start = shoe.next_round()
+        if settled is None:
+            r, start = shoe.next_round()
+            known = None
+        else:
+            r, key, start = shoe.next_keyed_round()
+            known = settled.get(key)
+            if known is None:
+                known = settled[key] = settle_bettors(r, bets)
         self.number += 1
-        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room)
+        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
         if shoe.cut_out != cut_before or shoe.finished:
             note = {}
             if shoe.cut_out != cut_before:
@@ -195,8 +221,9 @@ class Table:
         """Every round until the shoe ends, each with the same bets (checked once)."""
         bets = table_bets(bets, self.room)
         plan = squeeze_plan(bets)
+        settled = settled_for(bets)
         while not self.shoe.finished:
-            yield self.deal(bets, plan)
+            yield self.deal(bets, plan, settled)
 
 
 def deal_shoe(seed, bets, room=None):
