@@ -80,10 +80,11 @@ table_ops:
                                   in order.
   pushed_bets(r)                  The bets whose stakes come back by their push rule this round (when pushes count no
                                   valid bet).
-  valid_amount(r, stakes, pushed)
-                                  The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets`
-                                  rules.
-  TableRound(number, cards, r, bets, plan, room=None)
+  settle_bettors(r, bets)         (every bettor's returns, every bettor's stakes not pushed) of a round: the same for
+                                  every
+  settled_for(bets)               The settlements by settle key of exactly these stakes (`table_bets` output), kept
+                                  for every
+  TableRound(number, cards, r, bets, plan, room=None, settled=None)
                                   One round at a table: number, cards, the round, returns, valid bets, squeeze
                                   schedule.
   void_round(tr, reason)          Void a round (a misdeal): every stake comes back and no valid bet counts.
@@ -141,10 +142,11 @@ __all__ = [
     'total', 'third', 'card_value', 'same_rank', 'grid_table', 'MissingCell', 'drawing_steps', 'NotEnoughCards',
     'Round', 'play', 'settle', 'pays_to', 'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut',
     'round_max_cards', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
-    'valid_amount', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json', 'internal_error',
-    'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair', 'event_banker_pair',
-    'event_dragon7', 'event_panda8', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of', 'bet_banker',
-    'bet_player', 'bet_tie', 'bet_dragon7', 'bet_panda8', 'no_valid_bets', 'pushed_banker', 'pushed_player', 'deal_at'
+    'settle_bettors', 'settled_for', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
+    'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair',
+    'event_banker_pair', 'event_dragon7', 'event_panda8', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of',
+    'bet_banker', 'bet_player', 'bet_tie', 'bet_dragon7', 'bet_panda8', 'no_valid_bets', 'pushed_banker',
+    'pushed_player', 'deal_at'
 ]
 
 
@@ -738,14 +740,22 @@ class Shoe:
 
     def next_round(self):
         """Deal the next round and apply the last-round rule; return (round, first card index)."""
+        r, _, start = self.next_keyed_round(False)
+        return r, start
+
+    def next_keyed_round(self, keyed=True):
+        """(round, its settle key (None unless `keyed`), first card index); see `deal_at`."""
         if self.finished:
             raise InvalidTable("the shoe has ended; start a new shoe")
         start = self.position
-        r = deal_at(self.cards, start)
+        if keyed:
+            r, key = deal_at(self.cards, start, "round")
+        else:
+            r, key = deal_at(self.cards, start), None
         self.position = start + r.cards_used
         self.rounds_dealt += 1
         self.after_round(start)
-        return r, start
+        return r, key, start
 
     def after_round(self, start):
         """The last-round rule: the cut card out during a round, or between rounds."""
@@ -797,6 +807,7 @@ class Shoe:
 
 SCHEDULE_ORDER = tuple(SQUEEZE_ORDER) + tuple(h for h in HANDS if h not in SQUEEZE_ORDER)
 FIRST_CARDS = {hand: DEAL_ORDER.count(hand) for hand in HANDS}
+SCHEDULE = tuple((hand, FIRST_CARDS[hand]) for hand in SCHEDULE_ORDER)
 
 
 def table_bets(bets, room=None):
@@ -844,14 +855,13 @@ def squeeze_plan(bets):
 
 def squeeze_schedule(r, plan):
     """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
-    steps = []
-    for hand in SCHEDULE_ORDER:
-        steps.append(("deal", hand, tuple(getattr(r, hand)[:FIRST_CARDS[hand]]), plan[hand]))
-    for hand in SCHEDULE_ORDER:
+    dealt, drawn = [], []
+    for hand, first in SCHEDULE:
         cards = getattr(r, hand)
-        if len(cards) > FIRST_CARDS[hand]:
-            steps.append(("draw", hand, tuple(cards[FIRST_CARDS[hand]:]), plan[hand]))
-    return tuple(steps)
+        dealt.append(("deal", hand, tuple(cards[:first]), plan[hand]))
+        if len(cards) > first:
+            drawn.append(("draw", hand, tuple(cards[first:]), plan[hand]))
+    return tuple(dealt + drawn)
 
 
 # ---- runtime: table_ops.pushed_stakes (begin) ---- if pushed-stakes
@@ -863,15 +873,28 @@ def pushed_bets(r):
 # ---- runtime: table_ops.pushed_stakes (end) ----
 
 
-def valid_amount(r, stakes, pushed):
-    """The valid bet amount of one bettor's stakes in a round, by the spec's `valid bets` rules."""
-    if not stakes or no_valid_bets(r, stakes):
-        return 0
-    total = 0
-    for name, stake in stakes.items():
-        if name not in pushed:
-            total += stake
-    return total
+def settle_bettors(r, bets):
+    """(every bettor's returns, every bettor's stakes not pushed) of a round: the same for every
+    round of one settle key, so a table reuses them (whether a round counts valid bets at all is
+    asked of every round: the spec's `valid bets none when` may read any of its facts)."""
+    pushed = pushed_bets(r)
+    return ({bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()},
+            {bettor: sum(s for name, s in stakes.items() if name not in pushed) for bettor, stakes in bets.items()})
+
+
+SETTLED = {}  # {frozen stakes: {settle key: settle_bettors(...)}}, shared by the tables taking those stakes
+
+
+def settled_for(bets):
+    """The settlements by settle key of exactly these stakes (`table_bets` output), kept for every
+    table that takes them; at most 256 sets of stakes are kept."""
+    frozen = tuple((bettor, tuple(stakes.items())) for bettor, stakes in bets.items())
+    memo = SETTLED.get(frozen)
+    if memo is None:
+        if len(SETTLED) >= 256:
+            SETTLED.clear()
+        memo = SETTLED[frozen] = {}
+    return memo
 
 
 class TableRound:
@@ -879,14 +902,18 @@ class TableRound:
 
     __slots__ = ("number", "cards", "round", "bets", "returns", "valid", "squeeze", "void", "room", "shoe_note")
 
-    def __init__(self, number, cards, r, bets, plan, room=None):
+    def __init__(self, number, cards, r, bets, plan, room=None, settled=None):
         self.number = number
         self.cards = cards
         self.round = r
         self.bets = bets
-        self.returns = {bettor: {name: BETS[name](r, s) for name, s in stakes.items()} for bettor, stakes in bets.items()}
-        pushed = pushed_bets(r)
-        self.valid = {bettor: valid_amount(r, stakes, pushed) for bettor, stakes in bets.items()}
+        if settled is None:
+            settled = settle_bettors(r, bets)
+        returns, counted = settled
+        self.returns = {bettor: dict(mine) for bettor, mine in returns.items()}
+        # the valid bet amount per bettor, by the spec's `valid bets` rules
+        self.valid = {bettor: 0 if not stakes or no_valid_bets(r, stakes) else counted[bettor]
+                      for bettor, stakes in bets.items()}
         self.squeeze = squeeze_schedule(r, plan)
         self.void = None
         self.room = room
@@ -937,16 +964,25 @@ class Table:
     def finished(self):
         return self.shoe.finished
 
-    def deal(self, bets, plan=None):
-        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`."""
+    def deal(self, bets, plan=None, settled=None):
+        """Play the next round with `{bettor: {bet: stake}}`; `plan` is a cached `squeeze_plan`, and
+        `settled` the `settled_for` these same bets (the returns of each settle key, kept across rounds)."""
         if plan is None:
             bets = table_bets(bets, self.room)
             plan = squeeze_plan(bets)
+            settled = settled_for(bets)
         shoe = self.shoe
         cut_before = shoe.cut_out
-        r, start = shoe.next_round()
+        if settled is None:
+            r, start = shoe.next_round()
+            known = None
+        else:
+            r, key, start = shoe.next_keyed_round()
+            known = settled.get(key)
+            if known is None:
+                known = settled[key] = settle_bettors(r, bets)
         self.number += 1
-        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room)
+        tr = TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
         if shoe.cut_out != cut_before or shoe.finished:
             note = {}
             if shoe.cut_out != cut_before:
@@ -960,8 +996,9 @@ class Table:
         """Every round until the shoe ends, each with the same bets (checked once)."""
         bets = table_bets(bets, self.room)
         plan = squeeze_plan(bets)
+        settled = settled_for(bets)
         while not self.shoe.finished:
-            yield self.deal(bets, plan)
+            yield self.deal(bets, plan, settled)
 
 
 def deal_shoe(seed, bets, room=None):
@@ -1286,7 +1323,8 @@ def deal_at(cards, start, settle_key=False):
 
     With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead
     of the round: a decision numbers the clause (or payout-table row) that decides the bet, in
-    the order written, 0 when none does. Cards running out mid-round raise ShoeRanOut.
+    the order written, 0 when none does; with `settle_key="round"`, (round, that key).
+    Cards running out mid-round raise ShoeRanOut.
     """
     try:
         # deal player, banker, player, banker [000 §2]
@@ -1376,7 +1414,16 @@ def deal_at(cards, start, settle_key=False):
     k_panda8 = 0
     if (((outcome == 'player') and (len(h_player) == 3) and (t_player == 8))):
         k_panda8 = 1
-    return pos - start, (outcome, k_banker, k_player, k_tie, k_dragon7, k_panda8, )
+    key = (outcome, k_banker, k_player, k_tie, k_dragon7, k_panda8, )
+    if settle_key == "round":
+        r = Round.__new__(Round)
+        r.player = h_player
+        r.banker = h_banker
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        return r, key
+    return pos - start, key
 
 
 if __name__ == "__main__":
