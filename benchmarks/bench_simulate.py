@@ -6,10 +6,12 @@ simulation tallies: each round's outcome and what one unit on each of the five
 bets returns (exact Fractions), counted per bet. The script checks they agree on
 every outcome count and every bet's count of each return, then prints rounds per
 second per core for each (target: engine time <= 1.0x the hand-written loop).
-Neither side builds the squeeze schedule or the valid bets: nothing a simulation
-reports reads them (the engine builds them for `--log`). Then it times the full
-target: 10,000 shoes on every core with `croupier simulate` (target: under 4 s
-on 2 cores).
+A second comparison times whole table rounds, as `simulate --log` and a game
+server build them: the engine's `deal_shoe(seed, bets)` against a hand-written
+table loop, two bettors with fixed stakes, each round's returns, valid bets and
+squeeze schedule built on both sides and checked equal round for round (target:
+engine time <= 1.0x). Then it times the full target: 10,000 shoes on every core
+with `croupier simulate` (target: under 4 s on 2 cores).
 
     python3 benchmarks/bench_simulate.py [--shoes 1000] [--full 10000] [--workers N] [--repeat 3]
 """
@@ -44,15 +46,14 @@ def banker_draws(b: int, third: int | None) -> bool:
         b == 5 and 4 <= third <= 7) or (b == 6 and 6 <= third <= 7)
 
 
-def handwritten_shoe(seed: str, returns: dict[str, Counter]) -> tuple[Counter, int]:
-    """One shoe, written by hand: outcome counts and rounds; each bet's returns counted into `returns`."""
+def handwritten_rounds(seed: str):
+    """One shoe dealt by hand: (player cards, banker cards, outcome) of each round."""
     cards = [r + s for r in RANKS for s in "SHCD" for _ in range(8)]
     rng = random.Random(seed)
     rng.shuffle(cards)
     cut = len(cards) - rng.randint(14, 16)
     pos = 1 + BURN[cards[0][:-1]]
-    outcomes: Counter = Counter()
-    rounds, last = 0, False
+    last = False
     while True:
         start = pos
         p, b = [cards[pos], cards[pos + 2]], [cards[pos + 1], cards[pos + 3]]
@@ -69,17 +70,95 @@ def handwritten_shoe(seed: str, returns: dict[str, Counter]) -> tuple[Counter, i
                 b.append(cards[pos])
                 bt = (bt + VALUE[cards[pos][:-1]]) % 10
                 pos += 1
-        outcome = "player" if pt > bt else "banker" if bt > pt else "tie"
+        yield p, b, "player" if pt > bt else "banker" if bt > pt else "tie"
+        if last or len(cards) - pos < 6:
+            return
+        if pos >= cut and start <= cut:
+            last = True
+
+
+def handwritten_shoe(seed: str, returns: dict[str, Counter]) -> tuple[Counter, int]:
+    """One shoe, written by hand: outcome counts and rounds; each bet's returns counted into `returns`."""
+    outcomes: Counter = Counter()
+    rounds = 0
+    for p, b, outcome in handwritten_rounds(seed):
         pairs = {"player_pair": p[0][:-1] == p[1][:-1], "banker_pair": b[0][:-1] == b[1][:-1]}
         for bet, pay in PAYS.items():
             won = pairs[bet] if bet in pairs else outcome == bet
             returns[bet][pay if won else (1 if outcome == "tie" and bet in ("banker", "player") else 0)] += 1
         outcomes[outcome] += 1
         rounds += 1
-        if last or len(cards) - pos < 6:
-            return outcomes, rounds
-        if pos >= cut and start <= cut:
-            last = True
+    return outcomes, rounds
+
+
+# The table of the round-for-round comparison: bettor b squeezes player (the larger stake), and
+# backing both sides counts no valid bet (000 §22); a tie pushes banker and player (000 §20).
+TABLE = {"a": {"banker": 100, "tie": 10, "player_pair": 5}, "b": {"player": 50, "banker": 20}}
+SQUEEZE = ("banker", "player")  # the bets that squeeze; the larger stake's side, banker when equal
+ORDER = ("player", "banker")  # the squeeze order
+
+
+def squeeze_plan(bets: dict) -> dict:
+    sides = {}
+    for bettor, stakes in bets.items():
+        placed = {b: stakes[b] for b in SQUEEZE if b in stakes}
+        if placed:
+            top = max(placed.values())
+            sides[bettor] = "banker" if placed.get("banker") == top else "player"
+    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in ORDER}
+
+
+def handwritten_table_shoe(seed: str, bets: dict) -> list:
+    """One shoe at a table, by hand: per round (outcome, returns, valid bets, squeeze schedule)."""
+    plan = squeeze_plan(bets)
+    rounds = []
+    for p, b, outcome in handwritten_rounds(seed):
+        won = {"player_pair": p[0][:-1] == p[1][:-1], "banker_pair": b[0][:-1] == b[1][:-1],
+               "banker": outcome == "banker", "player": outcome == "player", "tie": outcome == "tie"}
+        returns, valid = {}, {}
+        for bettor, stakes in bets.items():
+            mine, counted = {}, 0
+            for bet, stake in stakes.items():
+                pushed = outcome == "tie" and bet in ("banker", "player")
+                mine[bet] = stake * PAYS[bet] if won[bet] else stake if pushed else 0
+                counted += 0 if pushed else stake
+            returns[bettor] = mine
+            valid[bettor] = 0 if "banker" in stakes and "player" in stakes else counted
+        hands = {"player": p, "banker": b}
+        squeeze = tuple(("deal", h, tuple(hands[h][:2]), plan[h]) for h in ORDER) + tuple(
+            ("draw", h, tuple(hands[h][2:]), plan[h]) for h in ORDER if len(hands[h]) > 2)
+        rounds.append((outcome, returns, valid, squeeze))
+    return rounds
+
+
+def compare_tables(engine, shoes: int, repeat: int) -> int:
+    """Time table rounds (returns, valid bets, squeeze) on both sides; 1 when they disagree."""
+    seeds = [sim.shoe_seed(0, i) for i in range(shoes)]
+    engine_times, hand_times = [], []
+    for _ in range(repeat):  # each shoe's rounds are built in full and dropped, as a server would
+        t0 = time.process_time()
+        for seed in seeds:
+            engine.deal_shoe(seed, TABLE)
+        engine_times.append(time.process_time() - t0)
+        t0 = time.process_time()
+        for seed in seeds:
+            handwritten_table_shoe(seed, TABLE)
+        hand_times.append(time.process_time() - t0)
+    rounds = 0
+    for i, seed in enumerate(seeds):  # not timed: the two sides' rounds, compared
+        theirs = handwritten_table_shoe(seed, TABLE)
+        got = [(tr.round.outcome, tr.returns, tr.valid, tr.squeeze) for tr in engine.deal_shoe(seed, TABLE)]
+        if got != theirs:
+            print(f"MISMATCH at table shoe {i}: engine {got[:2]}… hand-written {theirs[:2]}…")
+            return 1
+        rounds += len(got)
+    engine_s, hand_s = min(engine_times), min(hand_times)
+    print(f"{shoes} shoes at a table of two bettors, {rounds} rounds, one core, CPU time, best of {repeat} "
+          "(returns, valid bets and squeeze schedules agree round for round):")
+    print(f"  generated engine  {rounds / engine_s:>9,.0f} rounds/s  ({engine_s:.2f} s)")
+    print(f"  hand-written loop {rounds / hand_s:>9,.0f} rounds/s  ({hand_s:.2f} s)")
+    print(f"  ratio engine/hand-written time: {engine_s / hand_s:.2f}  (target <= 1.0)")
+    return 0
 
 
 def main() -> int:
@@ -114,6 +193,8 @@ def main() -> int:
     print(f"  generated engine  {tally.rounds / engine_s:>9,.0f} rounds/s  ({engine_s:.2f} s)")
     print(f"  hand-written loop {hand_rounds / hand_s:>9,.0f} rounds/s  ({hand_s:.2f} s)")
     print(f"  ratio engine/hand-written time: {engine_s / hand_s:.2f}  (target <= 1.0)")
+    if compare_tables(engine, args.shoes, args.repeat):
+        return 1
     if not args.full:
         return 0
 
