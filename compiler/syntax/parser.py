@@ -86,19 +86,25 @@ class SpecIndenter(Indenter):
             yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
 
 
+# How the parser is built (the tables in `grammar_tables_data` record these through their digest).
+LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+
+
+def build_parser(grammar: str) -> Lark:
+    """The LALR parser built from grammar text (about 0.25 s: Lark's meta-grammar, then the LALR analysis)."""
+    # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
+    return Lark(grammar, postlex=SpecIndenter(), **LARK_OPTIONS)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for the rules language (built once per process)."""
-    return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
-        parser="lalr",
-        postlex=SpecIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=False,
-        # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
-        # Building the tables costs about 0.11 s of CPU per process that parses; a JSON copy of
-        # them would load in about 0.09 s, so none is kept.
-    )
+    """The LALR parser for the rules language (once per process): from the tables computed ahead of
+    time when they were made from this grammar text, else built from the grammar."""
+    from croupier.syntax import grammar_tables
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter())
+    return made if made is not None else build_parser(grammar)
 
 
 # Words for the terminals a syntax error may expect.
