@@ -1,6 +1,9 @@
 """Parse spec text into the syntax tree, turning every syntax error into a diagnostic.
 
-The grammar lives in `grammar/croupier.lark` (LALR, positions on every node).
+The grammar lives in `croupier.lark` (LALR, positions on every node). Its LALR
+tables are computed ahead of time into `grammar_tables_data.py` and loaded from
+there while they match the grammar text (`grammar_tables`); a grammar being
+edited is built from its text instead, as Lark always did.
 After a syntax error the statement holding it is blanked out and the file is
 parsed again, so that one run reports every syntax error in the file.
 """
