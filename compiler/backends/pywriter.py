@@ -17,8 +17,11 @@ def safe_text(text: str) -> str:
     surrogate or separator character (line breaks included) becomes a space, a double quote
     becomes a single one and a backslash a slash, so the text can neither end the comment's
     line nor close or escape out of the docstring it sits in."""
+    text = str(text)
+    if text.isascii():  # the usual case, in one pass: ASCII's only such characters are its controls
+        return text.translate(_ASCII_INERT).strip()
     out = []
-    for ch in str(text):
+    for ch in text:
         if ch == '"':
             out.append("'")
         elif ch == "\\":
@@ -28,6 +31,10 @@ def safe_text(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out).strip()
+
+
+# `safe_text` of each ASCII character that it changes: the quote, the backslash, the controls (category Cc)
+_ASCII_INERT = str.maketrans({'"': "'", "\\": "/", **{chr(c): " " for c in (*range(32), 127)}})
 
 
 def literal(value) -> str:

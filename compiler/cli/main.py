@@ -245,16 +245,39 @@ def cmd_replay(engine, path: str) -> int:
     return 1 if problems else 0
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the name of a sub-command, with that sub-command alone (a start
+    does not build, nor import, the others: `main` passes the first argument when it names one)."""
+    from croupier.cli.commands import COMMAND_MODULES, add_commands
+
     p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
     sub = p.add_subparsers(dest="command", required=True)
+    modules = [m for m in COMMAND_MODULES if m.rsplit(".", 1)[1] == command]
+    if command in BUILT_IN:
+        BUILT_IN[command](sub)
+    elif modules:
+        add_commands(sub, modules)
+    else:
+        for register in BUILT_IN.values():
+            register(sub)
+        add_commands(sub)
+    return p
+
+
+def _register_init(sub) -> None:
     from croupier.cli import init
 
     init.register(sub)
+
+
+def _register_build(sub) -> None:
     b = sub.add_parser("build", help="compile specs into the project's output folder (generated/)")
     b.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     b.add_argument("--out", help="output folder (default: the project's, generated/)")
     b.set_defaults(func=cmd_build)
+
+
+def _register_check(sub) -> None:
     c = sub.add_parser("check", help="parse and check specs; fail when the project's generated files are stale")
     c.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     c.add_argument("--strict", action="store_true",
@@ -262,6 +285,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
     c.set_defaults(func=cmd_check)
+
+
+def _register_play(sub) -> None:
     pl = sub.add_parser("play", help="adjudicate rounds or tables with a spec's engine")
     pl.add_argument("spec")
     pl.add_argument("--cards", help='cards in dealing order, e.g. "3S 2H 4D 2C 6H AS"')
@@ -274,14 +300,15 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--log", help="with --jsonl: also write each answered round as a JSON Lines round record")
     pl.add_argument("--replay", metavar="LOG", help="adjudicate a round log again and report every mismatch")
     pl.set_defaults(func=cmd_play)
-    from croupier.cli.commands import add_commands
 
-    add_commands(sub)
-    return p
+
+# the sub-commands registered here, in the order `--help` lists them (the others: `commands.COMMAND_MODULES`)
+BUILT_IN = {"init": _register_init, "build": _register_build, "check": _register_check, "play": _register_play}
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser(argv[0] if argv else None).parse_args(argv)
     try:
         return args.func(args)
     except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic

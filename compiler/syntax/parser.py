@@ -1,6 +1,9 @@
 """Parse spec text into the syntax tree, turning every syntax error into a diagnostic.
 
-The grammar lives in `grammar/croupier.lark` (LALR, positions on every node).
+The grammar lives in `croupier.lark` (LALR, positions on every node). Its LALR
+tables are computed ahead of time into `grammar_tables_data.py` and loaded from
+there while they match the grammar text (`grammar_tables`); a grammar being
+edited is built from its text instead, as Lark always did.
 After a syntax error the statement holding it is blanked out and the file is
 parsed again, so that one run reports every syntax error in the file.
 """
@@ -86,19 +89,25 @@ class SpecIndenter(Indenter):
             yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
 
 
+# How the parser is built (the tables in `grammar_tables_data` record these through their digest).
+LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+
+
+def build_parser(grammar: str) -> Lark:
+    """The LALR parser built from grammar text (about 0.25 s: Lark's meta-grammar, then the LALR analysis)."""
+    # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
+    return Lark(grammar, postlex=SpecIndenter(), **LARK_OPTIONS)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for the rules language (built once per process)."""
-    return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
-        parser="lalr",
-        postlex=SpecIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=False,
-        # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
-        # Building the tables costs about 0.11 s of CPU per process that parses; a JSON copy of
-        # them would load in about 0.09 s, so none is kept.
-    )
+    """The LALR parser for the rules language (once per process): from the tables computed ahead of
+    time when they were made from this grammar text, else built from the grammar."""
+    from croupier.syntax import grammar_tables
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter())
+    return made if made is not None else build_parser(grammar)
 
 
 # Words for the terminals a syntax error may expect.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import symtable
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,23 +72,24 @@ def signature(node: ast.FunctionDef | ast.ClassDef) -> str:
 
 def public_calls(text: str) -> list[Call]:
     """Every module-level function and class of `text` whose name does not start with `_`, in order."""
-    return list(_read(text)[0])
+    return list(_calls(text))
 
 
 def names_read(text: str) -> set[str]:
-    return set(_read(text)[1])
+    """The names `text` reads or assigns (not the names it only defines as functions, classes, parameters
+    or imports): what decides the imports a module needs."""
+    return set(_symbols(text)[2])
 
 
 @lru_cache(maxsize=512)
-def _read(text: str) -> tuple[tuple[Call, ...], frozenset[str]]:
-    """(public calls, names) of a piece of code, parsed once: the runtime's pieces recur in every module."""
-    tree = ast.parse(text)
+def _calls(text: str) -> tuple[Call, ...]:
+    """The public calls of a piece of code, parsed once: the runtime's pieces recur in every module."""
     calls = []
-    for node in tree.body:
+    for node in ast.parse(text).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
             summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
             calls.append(Call(node.name, signature(node), summary))
-    return tuple(calls), frozenset(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+    return tuple(calls)
 
 
 def call_lines(calls: list[Call]) -> list[str]:
@@ -162,29 +164,41 @@ def undefined_names(source: str) -> set[str]:
     bound = set(dir(builtins))
     read: set[str] = set()
     for part in _ASSEMBLED.get(source, (source,)):
-        part_read, part_bound = _bindings(part)
+        part_read, part_bound, _ = _symbols(part)
         read |= part_read
         bound |= part_bound
     return read - bound
 
 
 @lru_cache(maxsize=512)
-def _bindings(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(names read, names bound) anywhere in a piece of code."""
-    bound = set()
-    read = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Name):
-            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-    return frozenset(read), frozenset(bound)
+def _symbols(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(names read, names bound, names read or assigned) anywhere in a piece of code, from Python's own
+    symbol table (`symtable`: built by the compiler in C, so no walk over a syntax tree in Python).
+
+    Read: a name loaded in any scope. Bound: assigned (`=`, augmented, `for`, `with … as`, `except … as`,
+    `:=`, `del`), defined by `def` or `class`, imported, or a parameter, in any scope; and `__class__`
+    where there is a class (the implicit cell of `super()`). Compiler-made names (`.0`) are left out.
+    """
+    read: set[str] = set()
+    bound: set[str] = set()
+    stored: set[str] = set()
+    tables = [symtable.symtable(text, "<piece>", "exec")]
+    while tables:
+        table = tables.pop()
+        if table.get_type() == "class":
+            bound.add("__class__")
+        for symbol in table.get_symbols():
+            name = symbol.get_name()
+            if name.startswith("."):
+                continue
+            if symbol.is_referenced():
+                read.add(name)
+            if symbol.is_assigned() or symbol.is_imported() or symbol.is_parameter():
+                bound.add(name)
+            if symbol.is_assigned() and not (symbol.is_parameter() or symbol.is_imported() or symbol.is_namespace()):
+                stored.add(name)
+        tables.extend(table.get_children())
+    return frozenset(read), frozenset(bound), frozenset(read | stored)
 
 
 def checked_module(build: Callable[[], str], game: Game, what: str) -> str:

@@ -25,12 +25,12 @@ the module with its source file named:
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from croupier.backends.engine.api import names_read
 from croupier.semantics.model import Game
 
 RUNTIME = Path(__file__).resolve().parent / "runtime"
@@ -75,8 +75,7 @@ def features(game: Game, rules_code: str) -> frozenset[str]:
         if game.wild is not None:
             out.add("wild")
         out.add(game.settlement.scheme)
-    names = {n.id for n in ast.walk(ast.parse(rules_code)) if isinstance(n, ast.Name)}
-    return frozenset(out | {f"uses {n}" for n in names})
+    return frozenset(out | {f"uses {n}" for n in names_read(rules_code)})
 
 
 def holds(condition: str, have: frozenset[str]) -> bool:

@@ -1,0 +1,160 @@
+"""The parser's LALR tables, computed ahead of time: written to `grammar_tables_data.py`, read back at start-up.
+
+Building the LALR tables from `croupier.lark` (Lark's meta-grammar, then the LALR
+analysis) takes a quarter of a second in every process that parses a spec. The tables
+are a pure function of the grammar, the parser's options and Lark's version, so they
+are computed once, by `python -m croupier.syntax.grammar_tables`, and committed as a
+generated module of data: Lark's own serialised form (`Lark.memo_serialize`) as JSON
+text in a string literal (JSON, not Python literals: without bytecode on disk a
+literal of 300 kB takes 0.14 s to compile, a string 0.01 s). Nothing executable is
+read: `json.loads`, then Lark's `_load_from_dict`, the loader of its own standalone
+parsers.
+
+The module records the digest of the grammar text and options it was made from and
+Lark's version; `load` returns None (the caller then builds the tables from the
+grammar) unless both match the running ones, so a grammar being edited is never
+parsed with stale tables. `python -m croupier.syntax.grammar_tables --check` and the
+test suite regenerate the module and compare it byte for byte.
+
+The tables come out of Lark numbered in an order that depends on Python's string
+hashing (PYTHONHASHSEED); `canonical` renumbers them (terminals by name, states in
+breadth-first order from the start states, following terminals by name), so the
+module is the same bytes from every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import deque
+from pathlib import Path
+
+DATA_MODULE = Path(__file__).with_name("grammar_tables_data.py")
+CHUNK = 100  # characters of JSON text per string literal in the data module
+
+
+def grammar_digest(grammar: str, options: dict) -> str:
+    """The SHA-256 of a grammar's text and the parser options the tables are built with."""
+    return hashlib.sha256(json.dumps([grammar, options], sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def canonical(table: dict) -> dict:
+    """An LALR parse table (Lark's serialised `IntParseTable`) renumbered independently of hashing."""
+    names = table["tokens"]
+    token = {name: i for i, name in enumerate(sorted(set(names.values())))}
+    states = table["states"]
+    number: dict[int, int] = {}
+    queue = deque(table["start_states"][start] for start in sorted(table["start_states"]))
+    while queue:
+        state = queue.popleft()
+        if state in number:
+            continue
+        number[state] = len(number)
+        for _, (action, arg) in sorted(states[state].items(), key=lambda item: names[item[0]]):
+            if action == 0:  # shift (or goto): arg is the next state
+                queue.append(arg)
+    if len(number) != len(states):
+        raise ValueError("a parse table with states no start state reaches")
+    old = {new: state for state, new in number.items()}
+    return {
+        "tokens": {i: name for name, i in token.items()},
+        "states": {new: {token[names[t]]: (action, number[arg] if action == 0 else arg)
+                         for t, (action, arg) in sorted(states[old[new]].items(), key=lambda item: names[item[0]])}
+                   for new in range(len(old))},
+        "start_states": {start: number[s] for start, s in sorted(table["start_states"].items())},
+        "end_states": {start: number[s] for start, s in sorted(table["end_states"].items())},
+    }
+
+
+def encode(data: dict, memo: dict) -> str:
+    """Lark's serialised parser as JSON text (the one postlex object left out: it is passed at load)."""
+    return json.dumps([data, memo], ensure_ascii=True, separators=(",", ":"))
+
+
+def decode(text: str) -> tuple[dict, dict]:
+    """(data, memo) back from `encode`'s text: JSON turns integer keys into strings and tuples into lists,
+    which are turned back (`module_text` checks that the result equals what was encoded)."""
+    data, memo = json.loads(text)
+    table = data["parser"]["parser"]
+    table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
+    table["states"] = {int(s): {int(t): (a[0], a[1]) for t, a in actions.items()}
+                       for s, actions in table["states"].items()}
+    memo = {int(i): value for i, value in memo.items()}
+    for value in memo.values():  # a rule's options hold the one tuple of the memo
+        options = value.get("options")
+        if isinstance(options, dict) and isinstance(options.get("empty_indices"), list):
+            options["empty_indices"] = tuple(options["empty_indices"])
+    return data, memo
+
+
+def serialised(lark) -> tuple[dict, dict]:
+    """(data, memo) of a built Lark parser, canonical, without the postlex object."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = lark.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k != "postlex"}
+    data["parser"]["parser"] = canonical(data["parser"]["parser"])
+    return data, memo
+
+
+def module_text() -> str:
+    """The source of the data module, made from the grammar file as it is now."""
+    import lark
+
+    from croupier.syntax import parser
+
+    grammar = parser.GRAMMAR.read_text(encoding="utf-8")
+    data, memo = serialised(parser.build_parser(grammar))
+    text = encode(data, memo)
+    if decode(text) != (data, memo):
+        raise ValueError("the parser's tables do not survive JSON unchanged")
+    chunks = "\n".join(f"    {text[i:i + CHUNK]!r}" for i in range(0, len(text), CHUNK))
+    return (
+        "# @generated by `python -m croupier.syntax.grammar_tables` from croupier.lark: do not edit.\n"
+        '"""The rules language\'s LALR parser, serialised by Lark (JSON text): see `grammar_tables`."""\n'
+        "\n"
+        f"GRAMMAR_DIGEST = {json.dumps(grammar_digest(grammar, parser.LARK_OPTIONS))}\n"
+        f"LARK_VERSION = {json.dumps(lark.__version__)}\n"
+        "TABLES = (\n"
+        f"{chunks}\n"
+        ")\n"
+    )
+
+
+def load(grammar: str, options: dict, postlex):
+    """The parser from the data module, or None when the module is missing or was made from another
+    grammar text, other options or another Lark version."""
+    import lark
+
+    try:
+        from croupier.syntax import grammar_tables_data as made
+    except ImportError:
+        return None
+    if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
+        return None
+    data, memo = decode(made.TABLES)
+    return lark.Lark._load_from_dict(data, memo, postlex=postlex)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the data module; with `--check`, only say whether the committed one is fresh."""
+    args = sys.argv[1:] if argv is None else argv
+    text = module_text()
+    current = DATA_MODULE.read_text(encoding="utf-8") if DATA_MODULE.exists() else None
+    if "--check" in args:
+        if current != text:
+            print(f"{DATA_MODULE.name} is stale: run python -m croupier.syntax.grammar_tables", file=sys.stderr)
+            return 1
+        return 0
+    if current != text:
+        from croupier.outputs import write_atomic
+
+        write_atomic(DATA_MODULE, text.encode("utf-8"))
+        print(f"wrote {DATA_MODULE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""The parser's tables computed ahead of time (`croupier.syntax.grammar_tables`): fresh, used, equivalent."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import lark
+import pytest
+
+from croupier.syntax import grammar_tables, grammar_tables_data
+from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter, build_parser, parser
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = sorted([*ROOT.glob("spec/**/*.rules"), *ROOT.glob("tests/**/*.rules")])
+
+
+def test_the_committed_tables_are_fresh():
+    """Regenerated from the grammar file, the data module is the same bytes as the committed one. Under
+    another Lark than the one that made it (a new release installed), the grammar must still be the one
+    it was made from, and the parser is then built from the grammar (slower, never wrong) until the
+    module is made again."""
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    assert grammar_tables_data.GRAMMAR_DIGEST == grammar_tables.grammar_digest(grammar, LARK_OPTIONS), \
+        "the grammar changed: run python -m croupier.syntax.grammar_tables and commit grammar_tables_data.py"
+    if grammar_tables_data.LARK_VERSION != lark.__version__:
+        assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
+        assert parser().source_path != "<deserialized>"
+        return
+    assert grammar_tables.module_text() == grammar_tables.DATA_MODULE.read_text(encoding="utf-8"), \
+        "run python -m croupier.syntax.grammar_tables and commit compiler/syntax/grammar_tables_data.py"
+
+
+def test_the_tables_do_not_depend_on_string_hashing():
+    """Another hash seed (Lark numbers its tables in set order) writes the same module."""
+    seed = "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"
+    code = "import sys; from croupier.syntax import grammar_tables as g; sys.stdout.write(g.module_text())"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed},
+                          capture_output=True, text=True, check=True)
+    assert done.stdout == grammar_tables.module_text()
+
+
+def test_the_parser_is_loaded_from_the_tables():
+    """Loaded (Lark marks such a parser's source path), when the tables were made by the Lark installed."""
+    loaded = grammar_tables.load(GRAMMAR.read_text(encoding="utf-8"), LARK_OPTIONS, SpecIndenter())
+    if grammar_tables_data.LARK_VERSION == lark.__version__:
+        assert loaded is not None and loaded.source_path == "<deserialized>"
+        assert parser().source_path == "<deserialized>"
+    else:
+        assert loaded is None
+
+
+def test_an_edited_grammar_or_another_lark_is_built_from_the_grammar(monkeypatch):
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    assert grammar_tables.load(grammar + "\n// an edit\n", LARK_OPTIONS, SpecIndenter()) is None
+    assert grammar_tables.load(grammar, {**LARK_OPTIONS, "propagate_positions": False}, SpecIndenter()) is None
+    monkeypatch.setattr(grammar_tables_data, "LARK_VERSION", "0.0.1")
+    assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
+
+
+def _outcome(p: lark.Lark, text: str):
+    """What a parser makes of a text: the tree with every node's position, or the error with what it expected."""
+    try:
+        tree = p.parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        # (not `str(exc)`: it lists the expected terminals in the order of a set)
+        return (type(exc).__name__, exc.line, exc.column, repr(getattr(exc, "token", None)),
+                getattr(exc, "char", None), sorted(getattr(exc, "expected", ()) or ()),
+                sorted(getattr(exc, "allowed", ()) or ()))
+    except lark.exceptions.LarkError as exc:
+        return type(exc).__name__, str(exc)
+    return tree, [(t.data, t.meta.line, t.meta.column, t.meta.end_line, t.meta.end_column)
+                  for t in tree.iter_subtrees() if not t.meta.empty]
+
+
+@pytest.fixture(scope="module")
+def built() -> lark.Lark:
+    return build_parser(GRAMMAR.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_loaded_parser_parses_as_the_built_one(spec: Path, built: lark.Lark):
+    text = spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+    text = text if text.endswith("\n") else text + "\n"
+    assert _outcome(parser(), text) == _outcome(built, text)
