@@ -10,6 +10,9 @@ carries `lang`. Each draw cell's visible mark, and each grid header, agree with 
 the spec's own text writes it. Printed to A4 PDF, a baccarat card takes at most 4 pages and
 no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdf is a
 failure, never a skip; Playwright's own browsers are not used.
+
+Each page is loaded once per width (1000 CSS px and each phone) in one tab, and what the tests assert
+on is read from it then (`seen`); only the print test opens its pages itself.
 """
 
 from __future__ import annotations
@@ -136,25 +139,74 @@ def open_page(browser, url: str, width: int = 1000):
     return page, errors
 
 
-def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(browser, site):
+# What the card tests assert on, of one page in one call: the flow diagram, the grids and the tables.
+SHAPE_JS = """() => {
+  const flows = document.querySelectorAll('svg.flow-svg');
+  return {steps: document.querySelectorAll('svg.flow-svg g.step').length, flows: flows.length,
+          flow_height: flows.length ? flows[0].getBoundingClientRect().height : 0,
+          grid_count: document.querySelectorAll('table.grid').length,
+          table_count: document.querySelectorAll('table').length,
+          hrefs: Array.from(document.querySelectorAll('.game a[hreflang]')).map(a => a.href),
+          descriptions: document.querySelectorAll('.game p').length,
+          lang: document.documentElement.lang, scroll_width: document.documentElement.scrollWidth};
+}"""
+
+
+def look_at(tab, errors: list[str], url: str, width: int, grids: list[str]) -> dict:
+    """Everything the tests assert on of one page loaded in `tab`, whose viewport is `width` CSS px wide
+    (errors: those met from the page's load to the last question asked of it)."""
+    errors.clear()
+    tab.goto(url, wait_until="load")
+    facts = tab.evaluate(SHAPE_JS)
+    if width in PHONES:
+        facts["misfits"] = tab.evaluate(FIT_JS)
+    else:
+        facts["cells"] = tab.evaluate(CELLS_JS)
+        facts["text"] = tab.evaluate(TEXT_JS, sorted(NOT_PROSE))
+        facts["grids"] = {ident: tab.evaluate(GRID_JS, ident) for ident in grids}
+    facts["errors"] = list(errors)
+    return facts
+
+
+@pytest.fixture(scope="module")
+def seen(browser, site) -> dict[tuple[str, int], dict]:
+    """Every page of the site, each loaded once at each width the tests need (1000 CSS px and the phones),
+    as {(file name, width): facts}: what `look_at` collects. One tab goes from page to page (a new tab costs
+    a renderer process; the pages hold no script, so nothing carries over from one to the next)."""
+    results, _ = build_cards()
+    draws = {f"{r.game.name}.{lang}.html": [t.ident for t in r.game.draws] for r in results for lang in LANGS}
+    tab = browser.new_page()
+    errors: list[str] = []
+    tab.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    tab.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    tab.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    out = {}
+    for width in (1000, *PHONES):
+        tab.set_viewport_size({"width": width, "height": 900})
+        for path in pages(site):
+            out[(path.name, width)] = look_at(tab, errors, path.as_uri(), width, draws.get(path.name, []))
+    tab.close()
+    return out
+
+
+def test_every_card_opens_cleanly_with_its_tables_diagram_and_engine_colours(seen):
     results, engines = build_cards()
     colours = {"draw": DRAW_RGB, "stand": STAND_RGB}
     opened = cells_seen = 0
     for r in results:
         engine = engines[r.game.name]
         for lang in LANGS:
-            page, errors = open_page(browser, (site / f"{r.game.name}.{lang}.html").as_uri())
-            assert errors == [], errors
-            assert page.locator("svg.flow-svg g.step").count() >= 3
-            assert page.locator("svg.flow-svg").bounding_box()["height"] > 100
-            assert page.locator("table.grid").count() == len(r.game.draws)
-            assert page.locator("table").count() >= 2  # at least the values and a grid, the limits or hand types
-            for ident, key, action, bg in page.evaluate(CELLS_JS):
+            facts = seen[(f"{r.game.name}.{lang}.html", 1000)]
+            assert facts["errors"] == [], facts["errors"]
+            assert facts["steps"] >= 3
+            assert facts["flows"] == 1 and facts["flow_height"] > 100
+            assert facts["grid_count"] == len(r.game.draws)
+            assert facts["table_count"] >= 2  # at least the values and a grid, the limits or hand types
+            for ident, key, action, bg in facts["cells"]:
                 expected = "draw" if getattr(engine, ident)[engine_key(key)] else "stand"
                 assert action == expected, (r.game.name, ident, key)
                 assert bg == colours[expected], (r.game.name, lang, ident, key, bg)
                 cells_seen += 1
-            page.close()
             opened += 1
     assert opened == len(results) * len(LANGS)
     assert cells_seen == sum(len(t.cells) for r in results for t in r.game.draws) * len(LANGS)
@@ -173,7 +225,7 @@ def spec_grid(game, t) -> tuple[list[str], list[tuple[str, list[str]]]]:
     return rows[0][1], [(" ".join(r[0]), r[1]) for r in rows[1:]]
 
 
-def test_every_draw_cell_and_header_shows_what_the_spec_text_says(browser, site, monkeypatch):
+def test_every_draw_cell_and_header_shows_what_the_spec_text_says(seen, monkeypatch):
     from conftest import ROOT
 
     monkeypatch.chdir(ROOT)  # spans name spec files relative to the project
@@ -181,10 +233,10 @@ def test_every_draw_cell_and_header_shows_what_the_spec_text_says(browser, site,
     checked = 0
     for r in results:
         for lang in LANGS:
-            page, _ = open_page(browser, (site / f"{r.game.name}.{lang}.html").as_uri())
+            grids = seen[(f"{r.game.name}.{lang}.html", 1000)]["grids"]
             for t in r.game.draws:
                 header, rows = spec_grid(r.game, t)
-                shown = page.evaluate(GRID_JS, t.ident)
+                shown = grids[t.ident]
                 mark = {"D": shown["legend"][0], "S": shown["legend"][1]}
                 assert shown["head"] == header, (r.game.name, lang, t.ident)
                 assert len(shown["rows"]) == len(rows)
@@ -193,46 +245,42 @@ def test_every_draw_cell_and_header_shows_what_the_spec_text_says(browser, site,
                         assert shown_key == key
                     assert cells == [mark[m] for m in marks], (r.game.name, lang, t.ident, key)
                     checked += len(cells)
-            page.close()
     assert checked == sum(len(t.cells) for r in results for t in r.game.draws) * len(LANGS)
 
 
-def test_index_pages_open_every_card(browser, site):
+def test_index_pages_open_every_card(seen):
     results, _ = build_cards()
     for lang in LANGS:
-        page, errors = open_page(browser, (site / f"index.{lang}.html").as_uri())
-        assert errors == []
-        assert page.evaluate("() => document.documentElement.lang") == lang
-        hrefs = page.evaluate("() => Array.from(document.querySelectorAll('.game a[hreflang]')).map(a => a.href)")
+        facts = seen[(f"index.{lang}.html", 1000)]
+        assert facts["errors"] == []
+        assert facts["lang"] == lang
+        hrefs = facts["hrefs"]
         assert len(hrefs) == len(results) * len(LANGS)
         for href in hrefs:
             assert Path(href.removeprefix("file://")).is_file(), href
-        assert page.locator(".game p").count() >= len(results)  # a description of each game
-        page.close()
+        assert facts["descriptions"] >= len(results)  # a description of each game
 
 
 @pytest.mark.parametrize("width", PHONES)
-def test_every_page_fits_a_phone_with_readable_text(browser, site, width):
+def test_every_page_fits_a_phone_with_readable_text(seen, site, width):
     for path in pages(site):
-        page, errors = open_page(browser, path.as_uri(), width=width)
-        assert errors == []
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        bad = page.evaluate(FIT_JS)
+        facts = seen[(path.name, width)]
+        assert facts["errors"] == []
+        assert facts["scroll_width"] <= width
+        bad = facts["misfits"]
         assert bad == [], (path.name, width, bad[:5])
-        page.close()
 
 
-def test_visible_text_is_complete_and_marked_with_its_language(browser, site):
+def test_visible_text_is_complete_and_marked_with_its_language(seen, site):
     for path in pages(site):
-        page, _ = open_page(browser, path.as_uri())
-        lang = page.evaluate("() => document.documentElement.lang")
-        for text, in_force in page.evaluate(TEXT_JS, sorted(NOT_PROSE)):
+        facts = seen[(path.name, 1000)]
+        lang = facts["lang"]
+        for text, in_force in facts["text"]:
             if lang.startswith("zh"):
                 words = [w for w in LATIN_WORD.findall(ID.sub("", text)) if w not in ALLOW]
                 assert not words, (path.name, words, text)
             elif HAN.search(text):
                 assert in_force.startswith("zh"), (path.name, text)
-        page.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)

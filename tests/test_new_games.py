@@ -85,50 +85,56 @@ def banker_draws(banker: int, third: int | None) -> bool:
 
 
 @cache
-def baccarat_rounds(decks: int = 8) -> list[tuple[Fraction, tuple, tuple]]:
-    """Every round as (probability, player's card values, banker's card values), with card removal."""
+def baccarat_rounds(decks: int = 8) -> tuple[int, list[tuple[int, tuple, tuple]]]:
+    """Every round as (weight, player's card values, banker's card values), with card removal, and the whole
+    its weights are out of: the ordered ways to deal six cards from the shoe (a round of k cards weighs its
+    ways to be dealt times the ways to go on to six). Integers all through: the same exact probabilities."""
     counts = [16 * decks] + [4 * decks] * 9  # value 0 (10 J Q K), then 1..9
     n = 52 * decks
-    used = [0]
+    go_on = [1] * 7  # go_on[k]: ordered ways to deal 6 - k more cards after k
+    for k in range(5, -1, -1):
+        go_on[k] = go_on[k + 1] * (n - k)
     out = []
 
-    def deal(cards, p, need, then):
-        """Deal `need` more cards to `cards` in every way, then call `then(cards, p)`."""
+    def deal(cards, ways, need, then):
+        """Deal `need` more cards to `cards` in every way, then call `then(cards, ways)`."""
         if need == 0:
-            then(cards, p)
+            then(cards, ways)
             return
         for v in range(10):
             if counts[v]:
-                q = Fraction(counts[v], n - used[0])
+                more = ways * counts[v]
                 counts[v] -= 1
-                used[0] += 1
-                deal(cards + [v], p * q, need - 1, then)
+                deal(cards + [v], more, need - 1, then)
                 counts[v] += 1
-                used[0] -= 1
 
-    def banker_turn(player, banker, third, p):
+    def done(player, banker, ways):
+        out.append((ways * go_on[len(player) + len(banker)], tuple(player), tuple(banker)))
+
+    def banker_turn(player, banker, third, ways):
         if banker_draws(sum(banker) % 10, third):
-            deal([], p, 1, lambda c, q: out.append((q, tuple(player), tuple(banker + c))))
+            deal([], ways, 1, lambda c, w: done(player, banker + c, w))
         else:
-            out.append((p, tuple(player), tuple(banker)))
+            done(player, banker, ways)
 
-    def after_deal(cards, p):
+    def after_deal(cards, ways):
         player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
         pt, bt = sum(player) % 10, sum(banker) % 10
         if pt >= 8 or bt >= 8:
-            out.append((p, tuple(player), tuple(banker)))
+            done(player, banker, ways)
         elif pt <= 5:
-            deal([], p, 1, lambda c, q: banker_turn(player + c, banker, c[0], q))
+            deal([], ways, 1, lambda c, w: banker_turn(player + c, banker, c[0], w))
         else:
-            banker_turn(player, banker, None, p)
+            banker_turn(player, banker, None, ways)
 
-    deal([], Fraction(1), 4, after_deal)
-    return out
+    deal([], 1, 4, after_deal)
+    return go_on[0], out
 
 
 def baccarat_edge(pay) -> Fraction:
     """1 − the expected return of a bet: `pay(player values, banker values)` returns per unit, stake included."""
-    return 1 - sum((p * pay(pl, bk) for p, pl, bk in baccarat_rounds()), Fraction(0))
+    whole, rounds = baccarat_rounds()
+    return 1 - Fraction(sum(w * pay(pl, bk) for w, pl, bk in rounds), whole)
 
 
 def winner(pl, bk) -> str:
@@ -137,9 +143,10 @@ def winner(pl, bk) -> str:
 
 
 def test_the_independent_baccarat_enumeration_is_sound() -> None:
-    rounds = baccarat_rounds()
-    assert sum(p for p, _pl, _bk in rounds) == 1
-    banker = sum(p for p, pl, bk in rounds if winner(pl, bk) == "banker")
+    whole, rounds = baccarat_rounds()
+    assert whole == 416 * 415 * 414 * 413 * 412 * 411
+    assert sum(w for w, _pl, _bk in rounds) == whole
+    banker = Fraction(sum(w for w, pl, bk in rounds if winner(pl, bk) == "banker"), whole)
     assert f"{float(banker):.6f}" == "0.458597"  # README: banker 0.458597 (8 decks)
 
 

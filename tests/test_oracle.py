@@ -68,3 +68,21 @@ def test_the_oracle_reports_each_decision_and_the_gap(game) -> None:
 def test_a_round_the_rules_cannot_finish_is_a_failure(game) -> None:
     with pytest.raises(RoundFailure, match="not enough cards"):
         engine_oracle(game).play(["2S", "4H", "3S", "KH"], lambda d: None)
+
+
+def test_the_identity_leaves_out_where_the_spec_lies_and_nothing_else(tmp_path):
+    """The key of the cached round space and hand survey: a copy of the spec in another folder has the same
+    identity (the path is in the engine's header only); a changed payout, or a changed header, does not."""
+    text = GAP.read_text(encoding="utf-8")
+    (tmp_path / "copy.rules").write_text(text, encoding="utf-8")
+    changed = text.replace("pays 1.5 including stake", "pays 2 including stake", 1)
+    assert changed != text
+    (tmp_path / "changed.rules").write_text(changed, encoding="utf-8")
+    here, copy, edit = (engine_oracle(Loader().load(str(p))[0])
+                        for p in (GAP, tmp_path / "copy.rules", tmp_path / "changed.rules"))
+    assert here.source != copy.source and str(tmp_path) in copy.source.split("\n", 2)[0]
+    assert here.identity == copy.identity
+    assert edit.identity != here.identity
+    from croupier.backends.engine.oracle import engine_identity
+
+    assert engine_identity(here.source.replace("Do not edit.", "Do edit.", 1), str(GAP)) != here.identity

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,7 @@ def load_text(tmp_path: Path, text: str, name: str = "spec"):
     return game, load_engine(emit_engine(game, str(path)), f"t_{game.name}_{name}")
 
 
+@cache
 def falling(n: int, k: int) -> int:
     out = 1
     for i in range(k):
@@ -88,16 +90,26 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, t: Fra
     P(F, H) = V(F) V(H) prod_c (N_c)_(F_c + H_c) / (N)_(|F| + |H|)."""
     firsts, seconds = deck.finals(t_first), deck.finals(t)
     most = max(map(sum, firsts)) + max(map(sum, seconds))
-    sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
+    seen: dict[int, list] = {}  # id of an outcome -> [the outcome (held, so its id stays its own), weight]
     for f, vf in firsts.items():
+        size_f = sum(f)
         for h, vh in seconds.items():
-            if any(a + b > n for a, b, n in zip(f, h, deck.counts)):
-                continue
-            ways = vf * vh * falling(deck.cards - sum(f) - sum(h), most - sum(f) - sum(h))
+            size = size_f + sum(h)
+            ways = vf * vh * falling(deck.cards - size, most - size)
             for a, b, n in zip(f, h, deck.counts):
+                if a + b > n:
+                    break
                 ways *= falling(n, a + b)
-            outcome = settler.net(f, h)
-            sums[outcome] = sums.get(outcome, 0) + ways
+            else:
+                outcome = settler.net(f, h)
+                slot = seen.get(id(outcome))
+                if slot is None:
+                    seen[id(outcome)] = [outcome, ways]
+                else:
+                    slot[1] += ways
+    sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
+    for outcome, ways in seen.values():
+        sums[outcome] = sums.get(outcome, 0) + ways
     whole = falling(deck.cards, most)
     assert sum(sums.values()) == whole
     net, wins, losses = (sum(Fraction(w, whole) * o[i] for o, w in sums.items()) for i in range(3))

@@ -146,12 +146,13 @@ class _Enumerator:
         self.go_on = [_falling(total - k, longest - k) for k in range(longest + 1)]
         self.denominator = _falling(total, longest)
         self.need = len(self.game.deal_order)
-        # rounds the rules cannot tell apart are played once (only when no weight is needed for a return)
-        self.group = None if self.weigh_all else self.oracle.hand_grouping()
+        # rounds the rules cannot tell apart are played once (when every round is weighed, only rounds dealt
+        # the same cards in another order: their weights below are the same)
+        self.group = self.oracle.hand_grouping()
         self.scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes a round may run out of
         self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
         self.hand_keys: dict[tuple, object] = {}
-        self.subtrees: dict[tuple, int] = {}  # group of a round so far -> leaves below it
+        self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
         self.walk()
         self.summarise()
         self.exact_returns()
@@ -159,13 +160,16 @@ class _Enumerator:
 
     def group_of(self, used: list[int], held: tuple) -> tuple:
         """The group of a round so far: every hand's key and, of each class that may run out, the cards left
-        (as many as the round may still take count alike)."""
+        (as many as the round may still take count alike); when every round is weighed, the cards left of
+        every class (then the rounds below two sequences of a group weigh the same, and so do the two)."""
         keys = []
         for h, classes in zip(self.game.hands, held):
             k = self.hand_keys.get((h, classes))
             if k is None:
                 k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
             keys.append(k)
+        if self.weigh_all:
+            return (tuple(keys), tuple(used))
         still = self.longest - sum(used)
         return (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
 
@@ -174,14 +178,18 @@ class _Enumerator:
 
         Each sequence carries its hands' classes (`held`, None once unknown). A sequence whose group an
         earlier one had is not played, nor anything below it: the earlier one found every decision, fact
-        and failure it could, and first; only its count of leaves is added. A marker on the stack notes
-        that count once all below a sequence is done."""
+        and failure it could, and first; only its count of leaves is added, and when every round is weighed,
+        the weight of each fact vector below it. A marker on the stack notes those once all below a
+        sequence is done."""
         space, sizes, need = self.space, self.sizes, self.need
         stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands))]
         while stack:
             item = stack.pop()
-            if len(item) == 2:  # (group, leaves before): all below the group's first sequence is done
-                self.subtrees[item[0]] = space.leaves - item[1]
+            if len(item) == 2:  # (group, (leaves, weights) before): all below the group's first sequence is done
+                group, (leaves, before) = item
+                below = {} if before is None else {v: w - before.get(v, 0) for v, w in self.weights.items()
+                                                   if w != before.get(v, 0)}
+                self.subtrees[group] = (space.leaves - leaves, below)
                 continue
             if space.leaves > MAX_LEAVES:
                 self.space.complete = False
@@ -192,10 +200,12 @@ class _Enumerator:
             if self.group is not None and held is not None:
                 group = self.group_of(used, held)
                 below = self.subtrees.get(group)
-                if below is not None and space.leaves + below <= MAX_LEAVES:
-                    self.space.leaves += below
+                if below is not None and space.leaves + below[0] <= MAX_LEAVES:
+                    self.space.leaves += below[0]
+                    for vector, w in below[1].items():
+                        self.weights[vector] += w
                     continue
-                stack.append((group, space.leaves))
+                stack.append((group, (space.leaves, dict(self.weights) if self.weigh_all else None)))
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
                 self.drawn_by = {}
