@@ -83,6 +83,11 @@ def test_the_identity_leaves_out_where_the_spec_lies_and_nothing_else(tmp_path):
     assert here.source != copy.source and str(tmp_path) in copy.source.split("\n", 2)[0]
     assert here.identity == copy.identity
     assert edit.identity != here.identity
-    from croupier.backends.engine.oracle import engine_identity
+    from croupier.backends.engine.loader import engine_identity
 
-    assert engine_identity(here.source.replace("Do not edit.", "Do edit.", 1), str(GAP)) != here.identity
+    assert engine_identity(here.source.replace("Do not edit.", "Do edit.", 1)) != here.identity
+    from croupier.backends.engine.loader import load_engine
+
+    # the key of the exact analyses and example-hand searches: the loaded engine's SOURCE_DIGEST
+    assert load_engine(here.source, "g").SOURCE_DIGEST == load_engine(copy.source, "g").SOURCE_DIGEST
+    assert load_engine(edit.source, "g").SOURCE_DIGEST != load_engine(here.source, "g").SOURCE_DIGEST

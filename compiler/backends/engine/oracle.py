@@ -18,7 +18,7 @@ from types import ModuleType
 
 from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import exact_analysis, load_engine, source_digest
+from croupier.backends.engine.loader import engine_identity, exact_analysis, load_engine
 from croupier.checks.oracles import CardsRanOut, Decision, ExactSummary, RoundFailure
 from croupier.semantics.model import Game
 
@@ -38,7 +38,7 @@ class EngineOracle:
     def __init__(self, game: Game, source: str) -> None:
         self.game = game
         self.source = source
-        self.identity = engine_identity(source, game.path)
+        self.identity = engine_identity(source)
         self._engine: ModuleType | None = None
         self._companion: ModuleType | None = None
         self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
@@ -201,18 +201,6 @@ class EngineOracle:
         except engine.EngineError:
             return None
         return value.type, value.strength
-
-
-def engine_identity(source: str, spec_path: str) -> str:
-    """The key of what the checks compute from an engine: the digest of its source with the spec's path
-    left out of the two lines that name it (the header comment and the docstring's first line, the only
-    places the path enters an engine), so that a spec copied to another folder finds its round space and
-    hand survey in the cache. Everything else in the source, the code above all, stays in the key."""
-    lines = source.split("\n", 2)
-    if len(lines) == 3 and spec_path:
-        lines[0] = lines[0].replace(f" from {spec_path}; do not edit.", " from a spec; do not edit.", 1)
-        lines[1] = lines[1].replace(f" generated from {spec_path} by croupier.", " generated from a spec by croupier.", 1)
-    return source_digest("\n".join(lines))
 
 
 def _outcome_is(outcome: str) -> Callable:
