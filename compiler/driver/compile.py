@@ -106,6 +106,23 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
     return work.result(level, cases_dir, langs)
 
 
+def resolved_work(path: str | Path, project: Project | None = None) -> _Work | None:
+    """The work kept in process for a spec's content as `compile_spec` at CHECKED or ALL finds it, resolving
+    the spec (and no more) when none is kept; None when it cannot be read or does not resolve. A parallel
+    build (`driver.parallel`) resolves every spec so, then lets worker processes take them further."""
+    path = Path(path)
+    project = project if project is not None else project_of(path)
+    name, shown = str(path), display_path(path, project)
+    key = content_key(name, shown)
+    work = cache.recall("compiled", key, disk=False) if key is not None else None
+    if work is None:
+        work = _Work.resolve(name, shown)
+        if work.key is None:
+            return None
+        cache.keep("compiled", work.key, work, disk=False)
+    return work
+
+
 # --- content keys -----------------------------------------------------------------------------------
 
 def content_key(name: str, shown: str, disk: bool = True) -> str | None:
@@ -240,6 +257,25 @@ class _Work:
             out.diagnostics.extend(diags)
             out.artefacts = dict(files)
         return out
+
+    def done(self) -> dict:
+        """What was computed beyond resolving, as plain data (diagnostics, source text, files): what a
+        worker process of a parallel build sends back, for `adopt`."""
+        return {"checks": self.checks, "outputs": self.outputs, "source": self.engine_source, "facts": self.facts}
+
+    def adopt(self, done: dict) -> None:
+        """Take what a worker process computed for this same content (`done`): its checks and artefacts
+        are kept as if computed here; its engine source is compiled here, never emitted again."""
+        self.checks.update(done["checks"])
+        self.outputs.update(done["outputs"])
+        if self.engine is None and done["source"]:
+            from croupier.backends.engine.loader import load_engine
+
+            self.engine = load_engine(done["source"], self.game.name)
+            self.engine_source, self.facts = done["source"], done["facts"]
+            if self.key is not None:
+                cache.keep("engines", self.key, {"facts": self.facts, "source": self.engine_source},
+                           encode=dict, disk=False)
 
     def run_checks(self, langs: tuple[str, ...]) -> list:
         if langs not in self.checks:

@@ -34,13 +34,19 @@ def default_specs(project: Project | None = None) -> list[Path]:
 
 
 def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
-                index: bool | None = None, project: Project | None = None) -> tuple[list[Compiled], dict[str, str]]:
+                index: bool | None = None, project: Project | None = None,
+                jobs: int = 1) -> tuple[list[Compiled], dict[str, str]]:
     """(results, the text of every spec file read) of specs of one project; the card index is added to
-    a full build (every spec of the project's spec folder, or when `index` says so)."""
+    a full build (every spec of the project's spec folder, or when `index` says so). With `jobs` above 1
+    the specs are compiled in that many worker processes (`parallel`); the results are the same."""
     specs = [Path(p) for p in specs]
     if project is None and specs:
         project = project_of(specs[0])
     level = Level.ALL if emit else Level.CHECKED
+    if jobs > 1 and len(specs) > 1:
+        from croupier.driver.parallel import prepare
+
+        prepare(specs, level, cases_dir, project, jobs)
     results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
