@@ -1,15 +1,19 @@
-"""Worker processes for a build or check of several specs: each spec taken to a level in a forked child.
+"""Worker processes for a build or check of several specs: specs taken to a level side by side.
 
-`prepare(specs, level, ...)` resolves every spec here (parsing is cheap and the parser is then
-shared), forks at most `jobs` children, hands each the next spec not yet done, and keeps what
-it sends back in this process's work for that spec (`compile._Work.adopt`): the driver's
-`compile_spec` then finds everything computed and gives exactly the result a serial build
-gives, diagnostics in the same order. Only data crosses between the processes: a spec's index
-one way; diagnostics, source text and files the other. The children are forks of this process
-(nothing is imported or loaded from disk to start them) and ignore Ctrl-C: this process answers
-it, ending every child it started by its own id before the interrupt goes on. A spec a child
-could not finish (an error, a child that died) is left to the serial pass, which shows the
-error as a serial build would.
+`prepare(specs, level, ...)` resolves every spec here (parsing is cheap, and the parser and
+the resolved models are then shared), forks `jobs - 1` children, and this process and the
+children each take the next spec not yet taken (a shared counter; seat games first, as
+their analyses are the longest) until none is left. What a child computed comes back as
+data and is kept in this process's work for that spec (`compile._Work.adopt`), so that the
+driver's `compile_spec` then finds everything computed and gives exactly the result of a
+serial build, diagnostics in the same order.
+
+Only data crosses between the processes: diagnostics, source text and files, sent by
+the children (spec indices come from the shared counter). The children are forks of this
+process (nothing is imported or loaded from disk to start them) and ignore Ctrl-C: this
+process answers it, ending every child it started by its own id before the interrupt goes
+on. A spec a child could not finish (an error, a child that died) is left to the serial
+pass, which shows the error as a serial build would.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from multiprocessing.connection import Connection, wait
+import threading
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from croupier.driver.compile import Level, compile_spec, resolved_work
 from croupier.project import Project
 
-__all__ = ["JOBS_VARIABLE", "default_jobs", "prepare"]
+__all__ = ["JOBS_VARIABLE", "cores", "default_jobs", "prepare"]
 
 JOBS_VARIABLE = "CROUPIER_JOBS"
 
@@ -46,69 +51,78 @@ def default_jobs() -> int:
 
 
 def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Project | None, jobs: int) -> None:
-    """Take the specs that resolve to `level` in up to `jobs` worker processes, keeping their work in this
-    process; nothing happens with one job, without fork, or when fewer than two specs are left to do."""
+    """Take the specs that resolve to `level` in this process and `jobs - 1` forked ones, keeping all the
+    work here; nothing happens with one job, without fork, or with fewer than two specs to do."""
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return
     works = {i: resolved_work(p, project) for i, p in enumerate(specs)}
     todo = [i for i, w in works.items() if w is not None]
     if len(todo) < 2:
         return
+    todo.sort(key=lambda i: not works[i].game.is_seat_game)  # stable: otherwise in the order given
     context = multiprocessing.get_context("fork")
-    children: dict[Connection, multiprocessing.process.BaseProcess] = {}
-    busy: dict[Connection, int] = {}
+    taken = context.Value("i", 0)  # how many of `todo` are taken
+    children: list[tuple[Connection, multiprocessing.process.BaseProcess, threading.Thread]] = []
+    received: list[tuple[int, dict | None]] = []
     try:
-        for _ in range(min(jobs, len(todo))):
-            ours, theirs = context.Pipe()
-            child = context.Process(target=_serve, args=(theirs, specs, level, cases_dir, project), daemon=True)
+        for _ in range(min(jobs, len(todo)) - 1):
+            ours, theirs = context.Pipe(duplex=False)
+            child = context.Process(target=_serve, args=(theirs, taken, todo, specs, level, cases_dir, project),
+                                    daemon=True)
             child.start()
             theirs.close()
-            children[ours] = child
-            busy[ours] = todo.pop(0)
-            ours.send(busy[ours])
-        while busy:
-            for conn in wait(list(busy)):
-                i = busy.pop(conn)
-                try:
-                    done = conn.recv()
-                except (EOFError, OSError):  # the child died: its spec is left to the serial pass
-                    continue
-                if done is not None:
-                    works[i].adopt(done)
-                if todo:
-                    busy[conn] = todo.pop(0)
-                    conn.send(busy[conn])
-    finally:
-        _end(children)
-
-
-def _end(children: dict[Connection, multiprocessing.process.BaseProcess]) -> None:
-    """Tell every child there is no more work, end those still running, and wait for them all."""
-    for conn, child in children.items():
-        try:
-            conn.send(None)
-        except OSError:
-            pass
-        conn.close()
-        child.join(timeout=0.5)
-        if child.is_alive():
-            child.terminate()
+            reader = threading.Thread(target=_receive, args=(ours, received), daemon=True)
+            reader.start()
+            children.append((ours, child, reader))
+        while (n := _take(taken)) < len(todo):
+            compile_spec(specs[todo[n]], level, cases_dir=cases_dir, project=project)
+        for _conn, child, reader in children:
+            reader.join()
             child.join()
+    finally:
+        for conn, child, _reader in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
+            conn.close()
+    for i, done in received:
+        if done is not None:
+            works[i].adopt(done)
 
 
-def _serve(conn: Connection, specs: list[Path], level: Level, cases_dir: Path | None,
+def _take(taken) -> int:
+    """The index (into the specs to do) of the next spec not yet taken, by this process or another."""
+    with taken.get_lock():
+        n = taken.value
+        taken.value = n + 1
+    return n
+
+
+def _receive(conn: Connection, received: list) -> None:
+    """Keep every (spec index, work done) a child sends, until it closes its end."""
+    try:
+        while True:
+            received.append(conn.recv())
+    except (EOFError, OSError):
+        pass
+
+
+def _serve(conn: Connection, taken, todo: list[int], specs: list[Path], level: Level, cases_dir: Path | None,
            project: Project | None) -> None:
-    """A child: take each spec index the parent sends to `level` and send back what was computed (None when
-    it failed), until it sends None or goes away."""
+    """A child: take the next spec not yet taken to `level` and send back what was computed (None when it
+    failed), until none is left or the parent goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        while (i := conn.recv()) is not None:
+        while (n := _take(taken)) < len(todo):
+            i = todo[n]
             try:
                 compile_spec(specs[i], level, cases_dir=cases_dir, project=project)
-                conn.send(resolved_work(specs[i], project).done())
+                conn.send((i, resolved_work(specs[i], project).done()))
             except (EOFError, OSError):
                 raise
             except Exception:  # noqa: BLE001 - the serial pass computes this spec again and shows the error
-                conn.send(None)
+                conn.send((i, None))
     except (EOFError, OSError):
         pass
+    finally:
+        conn.close()

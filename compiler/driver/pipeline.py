@@ -14,7 +14,7 @@ from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
 from croupier.driver.compile import Compiled, Level, card_mathematics, compile_spec, languages_of
-from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
+from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, sync_folders, write_if_changed
 from croupier.project import Project, find_project, project_of
 
 __all__ = ["Compiled", "card_mathematics", "compile_all", "default_specs", "language_notes", "stale", "write_artefacts"]
@@ -70,13 +70,17 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
 
     Returns (paths written or already up to date, relative paths removed). Raises OutputError.
     """
-    written = []
+    written, changed = [], []
     rels = sorted(rel for r in results for rel in r.artefacts)
-    for r in results:
-        for rel, text in sorted(r.artefacts.items()):
-            target = out / rel
-            write_if_changed(target, encoded(text))
-            written.append(target)
+    try:
+        for r in results:
+            for rel, text in sorted(r.artefacts.items()):
+                target = out / rel
+                if write_if_changed(target, encoded(text), sync_folder=False):
+                    changed.append(target)
+                written.append(target)
+    finally:
+        sync_folders(changed)  # each folder once, not once per file
     removed: list[str] = []
     if full:
         removed = prune(out, rels)
