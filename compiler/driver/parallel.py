@@ -2,8 +2,8 @@
 
 `prepare(specs, level, ...)` resolves every spec here (parsing is cheap, and the parser and
 the resolved models are then shared), forks `jobs - 1` children, and this process and the
-children each take the next spec not yet taken (a shared counter; seat games first, as
-their analyses are the longest) until none is left. What a child computed comes back as
+children each take the next spec not yet taken (a shared counter; those that look longest
+first, see `_weight`) until none is left. What a child computed comes back as
 data and is kept in this process's work for that spec (`compile._Work.adopt`), so that the
 driver's `compile_spec` then finds everything computed and gives exactly the result of a
 serial build, diagnostics in the same order.
@@ -59,7 +59,7 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
     todo = [i for i, w in works.items() if w is not None]
     if len(todo) < 2:
         return
-    todo.sort(key=lambda i: not works[i].game.is_seat_game)  # stable: otherwise in the order given
+    todo.sort(key=lambda i: _weight(works[i].game))  # the longest first, so that the last to finish are short
     context = multiprocessing.get_context("fork")
     taken = context.Value("i", 0)  # how many of `todo` are taken
     children: list[tuple[Connection, multiprocessing.process.BaseProcess, threading.Thread]] = []
@@ -88,6 +88,13 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
     for i, done in received:
         if done is not None:
             works[i].adopt(done)
+
+
+def _weight(game) -> tuple[bool, int]:
+    """A sort key putting the specs that take longest first (a guess from the model, not a measure): seat
+    games (their hand surveys and threshold analyses are the longest), then games with more payouts (each
+    payout row splits the rounds the exact analyses tell apart). Equal keys keep the order given."""
+    return (not game.is_seat_game, -sum(1 for b in game.bets.values() for w in b.wins for _p in w.payouts()))
 
 
 def _take(taken) -> int:
