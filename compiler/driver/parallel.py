@@ -25,7 +25,7 @@ import threading
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from croupier.driver.compile import Level, compile_spec, resolved_work
+from croupier.driver.compile import Level, compile_spec, languages_of, resolved_work
 from croupier.project import Project
 
 __all__ = ["JOBS_VARIABLE", "cores", "default_jobs", "prepare"]
@@ -60,6 +60,7 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
     if len(todo) < 2:
         return
     todo.sort(key=lambda i: _weight(works[i].game))  # the longest first, so that the last to finish are short
+    _load_shared(level, languages_of(project))
     context = multiprocessing.get_context("fork")
     taken = context.Value("i", 0)  # how many of `todo` are taken
     children: list[tuple[Connection, multiprocessing.process.BaseProcess, threading.Thread]] = []
@@ -88,6 +89,23 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
     for i, done in received:
         if done is not None:
             works[i].adopt(done)
+
+
+def _load_shared(level: Level, langs: tuple[str, ...]) -> None:
+    """Import, before forking, the stages every process uses at `level`, and load the card templates, so that
+    the children inherit them instead of each loading its own."""
+    import croupier.backends.engine.emitter
+    import croupier.backends.engine.oracle
+    import croupier.checks  # noqa: F401 - imported for the children to inherit
+
+    if level >= Level.ALL:
+        import croupier.backends.conformance.emitter
+        import croupier.semantics.cases
+        import croupier.tools.analysis.card_math
+        import croupier.tools.analysis.seat  # noqa: F401 - imported for the children to inherit
+        from croupier.backends.cards.render import load_templates
+
+        load_templates(langs)
 
 
 def _weight(game) -> tuple[bool, int]:

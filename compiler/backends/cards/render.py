@@ -141,6 +141,14 @@ def render_view(view: dict, fmt: str) -> str:
     return text.rstrip("\n") + "\n"
 
 
+def load_templates(langs: tuple[str, ...]) -> None:
+    """Load the card templates of every format in these languages (with their catalogs), as `render_cards`
+    would on first use: a parallel build does it once before its worker processes start."""
+    for lang in langs:
+        for fmt in ("md", "html"):
+            environment(fmt == "html", lang).get_template(f"card.{fmt}.j2")
+
+
 def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,
                  langs: tuple[str, ...] = (), math: dict | None = None) -> dict[str, str]:
     """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}
