@@ -297,6 +297,22 @@ class _Work:
         if self.key is not None:
             cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict, disk=self.disk)
 
+    @staticmethod
+    def _which(cases_dir: Path | None, langs: tuple[str, ...]) -> str:
+        """The key of a build's artefacts: the cases folder, the card languages and the case files' texts."""
+        case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
+        return json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+
+    def settled(self, level: Level, cases_dir: Path | None, langs: tuple[str, ...]) -> bool:
+        """Whether `result` at this level would compute nothing more (what a parallel build need not hand out)."""
+        if not self.resolved:
+            return True
+        if langs not in self.checks:
+            return False
+        if level < Level.ALL or any(d.is_error for d in self.checks[langs]):
+            return True
+        return self.engine is not None and self._which(cases_dir, langs) in self.outputs
+
     def artefacts(self, cases_dir: Path | None, langs: tuple[str, ...]) -> tuple[list, dict[str, str]]:
         """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
         language, the conformance tests (a spec with no cases folder has no tests)."""
@@ -305,8 +321,7 @@ class _Work:
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
         from croupier.semantics.cases import cases_for
 
-        case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
-        which = json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+        which = self._which(cases_dir, langs)
         if which not in self.outputs:
             game = self.game
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])

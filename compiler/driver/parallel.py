@@ -52,15 +52,18 @@ def default_jobs() -> int:
 
 def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Project | None, jobs: int) -> None:
     """Take the specs that resolve to `level` in this process and `jobs - 1` forked ones, keeping all the
-    work here; nothing happens with one job, without fork, or with fewer than two specs to do."""
+    work here; nothing happens with one job, without fork, or with fewer than two specs left to do (those
+    whose work at this level is kept from earlier are done)."""
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return
     works = {i: resolved_work(p, project) for i, p in enumerate(specs)}
-    todo = [i for i, w in works.items() if w is not None]
+    langs = languages_of(project)
+    cases = cases_dir if cases_dir is not None or project is None else project.cases_dir  # as `compile_spec` does
+    todo = [i for i, w in works.items() if w is not None and not w.settled(level, cases, langs)]
     if len(todo) < 2:
         return
     todo.sort(key=lambda i: _weight(works[i].game))  # the longest first, so that the last to finish are short
-    _load_shared(level, languages_of(project))
+    _load_shared(level, langs)
     context = multiprocessing.get_context("fork")
     taken = context.Value("i", 0)  # how many of `todo` are taken
     children: list[tuple[Connection, multiprocessing.process.BaseProcess, threading.Thread]] = []
