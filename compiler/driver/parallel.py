@@ -80,6 +80,7 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
             children.append((ours, child, reader))
         while (n := _take(taken)) < len(todo):
             compile_spec(specs[todo[n]], level, cases_dir=cases_dir, project=project)
+            _adopt(received, works)  # what the workers sent meanwhile, between this process's own specs
         for _conn, child, reader in children:
             reader.join()
             child.join()
@@ -89,7 +90,13 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
                 child.terminate()
             child.join()
             conn.close()
-    for i, done in received:
+    _adopt(received, works)
+
+
+def _adopt(received: list[tuple[int, dict | None]], works: dict) -> None:
+    """Keep, in the work of their specs, the results received so far (emptying the list)."""
+    while received:
+        i, done = received.pop(0)  # list.pop is atomic: a reader thread may append meanwhile
         if done is not None:
             works[i].adopt(done)
 
@@ -138,10 +145,11 @@ def _receive(conn: Connection, received: list) -> None:
 def _serve(conn: Connection, taken, todo: list[int], specs: list[Path], level: Level, cases_dir: Path | None,
            project: Project | None) -> None:
     """A child: take the next spec not yet taken to `level` and send back what was computed (None when it
-    failed), until none is left or the parent goes away."""
+    failed), until none is left or the parent is gone (killed: the child is then another's)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
     try:
-        while (n := _take(taken)) < len(todo):
+        while os.getppid() == parent and (n := _take(taken)) < len(todo):  # a parent gone takes nothing more
             i = todo[n]
             try:
                 compile_spec(specs[i], level, cases_dir=cases_dir, project=project)
