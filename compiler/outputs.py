@@ -37,8 +37,9 @@ class OutputError(Exception):
         super().__init__(f"cannot {action} {self.path}: {self.reason}")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all (temporary file, fsync, `os.replace`).
+def write_atomic(path: Path, data: bytes, sync_folder: bool = True) -> None:
+    """Write `data` to `path` whole or not at all (temporary file, fsync, `os.replace`); then sync the
+    folder, unless the caller syncs it once after writing many files there (`sync_folders`).
 
     Raises OutputError (with nothing left behind) when the folder or the file cannot be written.
     """
@@ -63,18 +64,25 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         _remove_quietly(tmp)
         raise
-    _sync_folder(path.parent)
+    if sync_folder:
+        _sync_folder(path.parent)
 
 
-def write_if_changed(path: Path, data: bytes) -> bool:
+def write_if_changed(path: Path, data: bytes, sync_folder: bool = True) -> bool:
     """Write `path` atomically unless it already holds exactly `data`; whether it was written."""
     try:
         if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
             return False
     except OSError as exc:
         raise OutputError(path, "read", exc) from None
-    write_atomic(path, data)
+    write_atomic(path, data, sync_folder)
     return True
+
+
+def sync_folders(paths: Iterable[Path]) -> None:
+    """Make the renames of files written with `sync_folder=False` durable: each folder synced once."""
+    for folder in sorted({Path(p).parent for p in paths}):
+        _sync_folder(folder)
 
 
 def _remove_quietly(path: Path) -> None:

@@ -84,7 +84,7 @@ def cmd_build(args) -> int:
         raise UsageError(f"{specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
                          "give --out DIR, or run `croupier init`")
     _print_notes(project)
-    results, sources = pipeline.compile_all(specs, project=project)
+    results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
     diags = [d for r in results for d in r.diagnostics]
     _print_diags(diags, sources, "text", sys.stderr)
     if not all(r.ok for r in results):
@@ -109,7 +109,7 @@ def cmd_build(args) -> int:
 def cmd_check(args) -> int:
     project, specs, full = _select(args.specs)
     _print_notes(project)
-    results, sources = pipeline.compile_all(specs, project=project)
+    results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
     diags = [d for r in results for d in r.diagnostics]
     errors = [d for d in diags if d.is_error or args.strict and d.severity == "warning"]
     stale = []
@@ -245,6 +245,24 @@ def cmd_replay(engine, path: str) -> int:
     return 1 if problems else 0
 
 
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the number of jobs must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def _jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                   help="specs compiled at once, each in a worker process (default: $CROUPIER_JOBS, else one per "
+                        "core; 1: all in this process)")
+
+
+def _jobs_of(args) -> int:
+    from croupier.driver.parallel import default_jobs
+
+    return args.jobs if args.jobs is not None else default_jobs()
+
+
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; given the name of a sub-command, with that sub-command alone (a start
     does not build, nor import, the others: `main` passes the first argument when it names one)."""
@@ -274,6 +292,7 @@ def _register_build(sub) -> None:
     b = sub.add_parser("build", help="compile specs into the project's output folder (generated/)")
     b.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     b.add_argument("--out", help="output folder (default: the project's, generated/)")
+    _jobs_option(b)
     b.set_defaults(func=cmd_build)
 
 
@@ -284,6 +303,7 @@ def _register_check(sub) -> None:
                    help="treat warnings as errors (labels in every language the project lists, and no other)")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
+    _jobs_option(c)
     c.set_defaults(func=cmd_check)
 
 

@@ -106,6 +106,23 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
     return work.result(level, cases_dir, langs)
 
 
+def resolved_work(path: str | Path, project: Project | None = None) -> _Work | None:
+    """The work kept in process for a spec's content as `compile_spec` at CHECKED or ALL finds it, resolving
+    the spec (and no more) when none is kept; None when it cannot be read or does not resolve. A parallel
+    build (`driver.parallel`) resolves every spec so, then lets worker processes take them further."""
+    path = Path(path)
+    project = project if project is not None else project_of(path)
+    name, shown = str(path), display_path(path, project)
+    key = content_key(name, shown)
+    work = cache.recall("compiled", key, disk=False) if key is not None else None
+    if work is None:
+        work = _Work.resolve(name, shown)
+        if work.key is None:
+            return None
+        cache.keep("compiled", work.key, work, disk=False)
+    return work
+
+
 # --- content keys -----------------------------------------------------------------------------------
 
 def content_key(name: str, shown: str, disk: bool = True) -> str | None:
@@ -241,6 +258,25 @@ class _Work:
             out.artefacts = dict(files)
         return out
 
+    def done(self) -> dict:
+        """What was computed beyond resolving, as plain data (diagnostics, source text, files): what a
+        worker process of a parallel build sends back, for `adopt`."""
+        return {"checks": self.checks, "outputs": self.outputs, "source": self.engine_source, "facts": self.facts}
+
+    def adopt(self, done: dict) -> None:
+        """Take what a worker process computed for this same content (`done`): its checks and artefacts
+        are kept as if computed here; its engine source is compiled here, never emitted again."""
+        self.checks.update(done["checks"])
+        self.outputs.update(done["outputs"])
+        if self.engine is None and done["source"]:
+            from croupier.backends.engine.loader import load_engine
+
+            self.engine = load_engine(done["source"], self.game.name)
+            self.engine_source, self.facts = done["source"], done["facts"]
+            if self.key is not None:
+                cache.keep("engines", self.key, {"facts": self.facts, "source": self.engine_source},
+                           encode=dict, disk=False)
+
     def run_checks(self, langs: tuple[str, ...]) -> list:
         if langs not in self.checks:
             from croupier.backends.engine.oracle import engine_oracle
@@ -261,6 +297,22 @@ class _Work:
         if self.key is not None:
             cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict, disk=self.disk)
 
+    @staticmethod
+    def _which(cases_dir: Path | None, langs: tuple[str, ...]) -> str:
+        """The key of a build's artefacts: the cases folder, the card languages and the case files' texts."""
+        case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
+        return json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+
+    def settled(self, level: Level, cases_dir: Path | None, langs: tuple[str, ...]) -> bool:
+        """Whether `result` at this level would compute nothing more (what a parallel build need not hand out)."""
+        if not self.resolved:
+            return True
+        if langs not in self.checks:
+            return False
+        if level < Level.ALL or any(d.is_error for d in self.checks[langs]):
+            return True
+        return self.engine is not None and self._which(cases_dir, langs) in self.outputs
+
     def artefacts(self, cases_dir: Path | None, langs: tuple[str, ...]) -> tuple[list, dict[str, str]]:
         """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
         language, the conformance tests (a spec with no cases folder has no tests)."""
@@ -269,8 +321,7 @@ class _Work:
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
         from croupier.semantics.cases import cases_for
 
-        case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
-        which = json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+        which = self._which(cases_dir, langs)
         if which not in self.outputs:
             game = self.game
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])

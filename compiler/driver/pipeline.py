@@ -14,7 +14,7 @@ from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
 from croupier.driver.compile import Compiled, Level, card_mathematics, compile_spec, languages_of
-from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, write_if_changed
+from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, sync_folders, write_if_changed
 from croupier.project import Project, find_project, project_of
 
 __all__ = ["Compiled", "card_mathematics", "compile_all", "default_specs", "language_notes", "stale", "write_artefacts"]
@@ -34,13 +34,19 @@ def default_specs(project: Project | None = None) -> list[Path]:
 
 
 def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = True,
-                index: bool | None = None, project: Project | None = None) -> tuple[list[Compiled], dict[str, str]]:
+                index: bool | None = None, project: Project | None = None,
+                jobs: int = 1) -> tuple[list[Compiled], dict[str, str]]:
     """(results, the text of every spec file read) of specs of one project; the card index is added to
-    a full build (every spec of the project's spec folder, or when `index` says so)."""
+    a full build (every spec of the project's spec folder, or when `index` says so). With `jobs` above 1
+    the specs are compiled in that many worker processes (`parallel`); the results are the same."""
     specs = [Path(p) for p in specs]
     if project is None and specs:
         project = project_of(specs[0])
     level = Level.ALL if emit else Level.CHECKED
+    if jobs > 1 and len(specs) > 1:
+        from croupier.driver.parallel import prepare
+
+        prepare(specs, level, cases_dir, project, jobs)
     results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
@@ -64,13 +70,17 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
 
     Returns (paths written or already up to date, relative paths removed). Raises OutputError.
     """
-    written = []
+    written, changed = [], []
     rels = sorted(rel for r in results for rel in r.artefacts)
-    for r in results:
-        for rel, text in sorted(r.artefacts.items()):
-            target = out / rel
-            write_if_changed(target, encoded(text))
-            written.append(target)
+    try:
+        for r in results:
+            for rel, text in sorted(r.artefacts.items()):
+                target = out / rel
+                if write_if_changed(target, encoded(text), sync_folder=False):
+                    changed.append(target)
+                written.append(target)
+    finally:
+        sync_folders(changed)  # each folder once, not once per file
     removed: list[str] = []
     if full:
         removed = prune(out, rels)

@@ -387,6 +387,11 @@ def num_json(x):
 CARD_STRENGTH = {rank: len(CARD_ORDER) - i for i, rank in enumerate(CARD_ORDER)}
 SUIT_STRENGTH = {suit: len(SUIT_ORDER) - i for i, suit in enumerate(SUIT_ORDER)}
 TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
+# A hand's total is summed in whole units of VALUE_UNIT (the values' least common denominator) and made a
+# Fraction once: the same number as the sum of VALUE, and, like that sum, an int unless a card's value is a Fraction.
+VALUE_UNIT = math.lcm(*(Fraction(v).denominator for v in VALUE.values()))
+VALUE_UNITS = {rank: int(v * VALUE_UNIT) for rank, v in VALUE.items()}
+FRACTION_VALUED = frozenset(rank for rank, v in VALUE.items() if isinstance(v, Fraction))
 
 
 class HandFacts:
@@ -396,9 +401,12 @@ class HandFacts:
 
     def __init__(self, ranks, wild):
         self.count = len(ranks)
-        self.total = sum(VALUE[r] for r in ranks)
+        units = 0
+        for r in ranks:
+            units += VALUE_UNITS[r]
+        self.total = Fraction(units, VALUE_UNIT) if FRACTION_VALUED.intersection(ranks) else units // VALUE_UNIT
         self.wild = wild
-        self.classes = {name: sum(1 for r in ranks if r in members) for name, members in CLASSES.items()}
+        self.classes = {name: sum(r in members for r in ranks) for name, members in CLASSES.items()}
 
 
 class HandValue:

@@ -104,7 +104,14 @@ class _Environment(jinja2.Environment):
         key = f"{jinja2.__version__}\0{self.autoescape}\0{self.newstyle_gettext}\0{name}\0{source}"
         python = cached("jinja", key, lambda: super(_Environment, self).compile(source, name, filename, raw=True),
                         encode=_python_text, decode=_python_text)
-        return self._compile(python, filename or "<template>")
+        filename = filename or "<template>"
+        code = _CODE.get((python, filename))
+        if code is None:  # compiled once a process: the languages of a format share the code object
+            code = _CODE[(python, filename)] = self._compile(python, filename)
+        return code
+
+
+_CODE: dict[tuple[str, str], object] = {}  # (a template's Python source, its file name) -> its code object
 
 
 @cache
@@ -132,6 +139,14 @@ def render_view(view: dict, fmt: str) -> str:
     if fmt == "md":
         text = re.sub(r"\n{3,}", "\n\n", text)
     return text.rstrip("\n") + "\n"
+
+
+def load_templates(langs: tuple[str, ...]) -> None:
+    """Load the card templates of every format in these languages (with their catalogs), as `render_cards`
+    would on first use: a parallel build does it once before its worker processes start."""
+    for lang in langs:
+        for fmt in ("md", "html"):
+            environment(fmt == "html", lang).get_template(f"card.{fmt}.j2")
 
 
 def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType | None = None,

@@ -264,12 +264,18 @@ class Sentences:
         if not (p.commission and p.rounding and p.unit):
             return ""
         to_one = p.gross_multiple() - 1
-        steps = [p.unit * k for k in range(1, 1001)]
-        parts = [(st * to_one * p.commission / p.unit) % 1 for st in steps]
-        # the smallest stake whose commission falls half way between two units (the rounding rule decides), else
-        # the smallest whose commission is not a whole number of units
-        stake = next((st for st, f in zip(steps, parts) if f == Fraction(1, 2)),
-                     next((st for st, f in zip(steps, parts) if f), p.unit))
+        # the smallest stake (up to 1000 units) whose commission falls half way between two units (the rounding
+        # rule decides), else the smallest whose commission is not a whole number of units, else one unit
+        half = uneven = None
+        for k in range(1, 1001):
+            st = p.unit * k
+            f = (st * to_one * p.commission / p.unit) % 1
+            if f == Fraction(1, 2):
+                half = st
+                break
+            if f and uneven is None:
+                uneven = st
+        stake = half if half is not None else uneven if uneven is not None else p.unit
         back = self.returns(p, stake)
         exact = stake * to_one * p.commission
         return self.say(N_("The commission is rounded %(mode)s to %(unit)s: on a stake of %(stake)s it is %(exact)s, "

@@ -8,7 +8,8 @@ figures, the deck-count table, and for a variant the change of each bet's house
 edge from its base's. `edge_chart_svg(view, lang)` draws the deck-count table as
 an inline SVG.
 Analyses are cached per (engine and companion source, decks) for the life of the process, so
-a build analyses a base once for all its variants.
+a build analyses a base once for all its variants; the sources are emitted once per process for the same
+spec texts, name and path (a variant's base included).
 """
 
 from __future__ import annotations
@@ -33,11 +34,27 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages tra
 EDGE_TABLE = N_("House edge by deck count")
 
 
+def _emitted(kind: str, game: Game, emit) -> str:
+    """The source `emit(game, game.path)` gives, emitted once per process for the same rules: a variant's base
+    (a game object of its own, resolved with the variant) is the game its own spec resolves to when their spec
+    texts (`Game.fingerprint`), name and path agree, and so has the same engine and companion."""
+    if not game.source_text:  # a game not resolved from a spec text: nothing to know it again by
+        return emit(game, game.path)
+    key = (kind, game.fingerprint, game.name, game.path)
+    source = _SOURCES.get(key)
+    if source is None:
+        source = _SOURCES[key] = emit(game, game.path)
+    return source
+
+
+_SOURCES: dict[tuple[str, str, str, str], str] = {}
+
+
 def engine_of(game: Game) -> tuple[str, object]:
     """(digest of the engine source, the loaded engine), cached per source."""
     from croupier.backends.engine.emitter import emit_engine
 
-    source = emit_engine(game, game.path)
+    source = _emitted("engine", game, emit_engine)
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     engine = _ENGINES.get(digest)
     if engine is None:
@@ -49,7 +66,7 @@ def companion_of(game: Game) -> tuple[str, object]:
     """(digest of the analysis companion's source, the loaded companion), cached per source."""
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
-    source = emit_analysis_module(game, game.path)
+    source = _emitted("companion", game, emit_analysis_module)
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     companion = _ENGINES.get(digest)
     if companion is None:

@@ -179,6 +179,7 @@ class RemovalWeigher:
         self.most = most
         scale = [falling(n - size, most - size) for size in range(most + 1)]
         r_memo: dict[tuple, dict[int, int]] = {}
+        v_memo: dict[tuple, list[tuple[int, int]]] = {}  # (j, size of H) -> [(kF, sum over sizes of G scaled)]
         out: dict[tuple[int, ...], dict[int, int]] = {}
         for h in self.seconds:
             size_h = sum(h)
@@ -187,11 +188,17 @@ class RemovalWeigher:
             for j, b in self._subs(h, self.beta, allowed):
                 r = r_memo.get((j, kh, size_h))
                 if r is None:
+                    v = v_memo.get((j, size_h))
+                    if v is None:  # G(j, kF) summed over F's sizes, each scaled: the same for every key of H
+                        sums: dict[int, int] = {}
+                        for size_f, kf, w in g[j]:
+                            sums[kf] = sums.get(kf, 0) + w * scale[size_f + size_h]
+                        v = v_memo[(j, size_h)] = list(sums.items())
                     r = {}
                     row = self.row(kh)
-                    for size_f, kf, w in g[j]:
+                    for kf, w in v:
                         o = row[kf]
-                        r[o] = r.get(o, 0) + w * scale[size_f + size_h]
+                        r[o] = r.get(o, 0) + w
                     self.terms += len(g[j])
                     if self.terms > MAX_TERMS:
                         raise TooLarge(f"weighing the pairs of hands by class counts would take more than "

@@ -1,0 +1,108 @@
+"""A build in worker processes (`--jobs`) gives what a build in one process gives: files, diagnostics, order."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import ROOT
+
+from croupier import cache
+from croupier.cli.main import main
+from croupier.driver import parallel, pipeline
+from croupier.project import find_project
+
+SPECS = {  # a valid dealt-round game, a seat game, and one whose checks find an error
+    "a_dragon_tiger.rules": ROOT / "spec" / "dragon_tiger.rules",
+    "b_banker.rules": ROOT / "spec" / "ten_and_a_half_banker.rules",
+    "c_error.rules": ROOT / "tests" / "errors" / "E0403_bet_never_wins.rules",
+}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project of its own, compiled afresh (no disk cache, nothing kept in this process)."""
+    monkeypatch.setenv("CROUPIER_CACHE", "off")
+    (tmp_path / "croupier.toml").write_text('spec = "spec"\nout = "generated"\nlanguages = ["en", "zh-Hans"]\n',
+                                            encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    for name, source in SPECS.items():
+        shutil.copy(source, tmp_path / "spec" / name)
+    cache.forget()
+    yield find_project(tmp_path)
+    cache.forget()
+
+
+def compiled(project, jobs: int, emit: bool = True) -> list[tuple]:
+    cache.forget()
+    results, sources = pipeline.compile_all(project.specs(), emit=emit, project=project, jobs=jobs)
+    return [(r.spec, r.ok, r.diagnostics, r.artefacts, r.facts, r.engine_source) for r in results], sources
+
+
+@pytest.mark.parametrize("emit", [True, False])
+def test_two_jobs_give_what_one_gives(project, emit):
+    serial, serial_sources = compiled(project, 1, emit)
+    two, two_sources = compiled(project, 2, emit)
+    assert two == serial
+    assert two_sources == serial_sources
+    assert [ok for _spec, ok, *_rest in serial] == [True, True, False], "the error spec fails, the rest build"
+    assert any(d.code == "E0403" for d in serial[2][2])
+    if emit:
+        assert any(name.startswith("cards/") for name in serial[0][3]), "the cards were built"
+
+
+def test_results_of_workers_are_kept_like_the_serial_ones(project, monkeypatch):
+    """A worker's spec is adopted here, its engine loaded here, and a second build asks no worker again."""
+    from croupier.driver import compile as driver
+
+    adopted, here = [], []
+    real_adopt, real_compile = driver._Work.adopt, parallel.compile_spec
+    monkeypatch.setattr(driver._Work, "adopt", lambda work, done: adopted.append(work.name) or real_adopt(work, done))
+    monkeypatch.setattr(parallel, "compile_spec", lambda path, *a, **kw: here.append(str(path)) or real_compile(
+        path, *a, **kw))  # the list a worker appends to is its own copy: `here` holds this process's specs only
+    cache.forget()
+    specs = project.specs()[:2]
+    results, _ = pipeline.compile_all(specs, project=project, jobs=2)
+    assert sorted(adopted + here) == sorted(map(str, specs)), "each spec compiled here or adopted from the worker"
+    assert all(r.ok and r.engine is not None and r.engine.GAME == r.game.name for r in results)
+    forks = []
+    real = parallel.multiprocessing.get_context
+
+    def counting(method):
+        forks.append(method)
+        return real(method)
+
+    parallel.multiprocessing.get_context = counting
+    try:
+        again, _ = pipeline.compile_all(project.specs()[:2], project=project, jobs=2)
+    finally:
+        parallel.multiprocessing.get_context = real
+    assert forks == [], "nothing left to do: no worker is started"
+    assert [r.artefacts for r in again] == [r.artefacts for r in results]
+
+
+def test_build_with_jobs_writes_the_same_files(project, tmp_path, monkeypatch, capsys):
+    (project.root / "spec" / "c_error.rules").unlink()  # a build with an error writes nothing
+    monkeypatch.chdir(project.root)
+    out = {}
+    for jobs in ("1", "2"):
+        cache.forget()
+        assert main(["build", "--jobs", jobs, "--out", str(tmp_path / jobs)]) == 0, capsys.readouterr().err
+        out[jobs] = {str(p.relative_to(tmp_path / jobs)): p.read_bytes()
+                     for p in sorted((tmp_path / jobs).rglob("*")) if p.is_file()}
+    assert out["1"] == out["2"] and len(out["1"]) > 5
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "two"])
+def test_jobs_must_be_a_whole_number_of_at_least_one(bad, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["build", "--jobs", bad])
+    assert exc.value.code == 2
+    assert "the number of jobs must be a whole number of at least 1" in capsys.readouterr().err
+
+
+def test_default_jobs_from_the_environment(monkeypatch):
+    monkeypatch.setenv(parallel.JOBS_VARIABLE, "3")
+    assert parallel.default_jobs() == 3
+    monkeypatch.setenv(parallel.JOBS_VARIABLE, "zero")
+    assert parallel.default_jobs() == parallel.cores() >= 1
