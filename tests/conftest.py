@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,11 @@ import pytest
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.driver.compile import Level, compile_spec
+
+# The suite already runs one worker per core, and an xdist worker is threaded: a build or check that a
+# test starts (in process or as `croupier`) compiles in that one process, unless the test asks for jobs
+# (tests/test_parallel_build.py does). The README's `croupier build` runs with the default, every core.
+os.environ.setdefault("CROUPIER_JOBS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
