@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
+import itertools
+import re
 import symtable
 import textwrap
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -62,12 +66,15 @@ def signature(node: ast.FunctionDef | ast.ClassDef) -> str:
     if isinstance(node, ast.FunctionDef):
         return f"{node.name}({ast.unparse(node.args)})"
     init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
-    if init is None:
-        return node.name
+    return node.name if init is None else class_signature(node.name, init)
+
+
+def class_signature(name: str, init: ast.FunctionDef) -> str:
+    """`name(arguments)` of a class whose `__init__` is `init` (its `self` left out)."""
     args = ast.arguments(posonlyargs=[], args=init.args.args[1:], vararg=init.args.vararg,
                          kwonlyargs=init.args.kwonlyargs, kw_defaults=init.args.kw_defaults,
                          kwarg=init.args.kwarg, defaults=init.args.defaults)
-    return f"{node.name}({ast.unparse(args)})"
+    return f"{name}({ast.unparse(args)})"
 
 
 def public_calls(text: str) -> list[Call]:
@@ -83,13 +90,128 @@ def names_read(text: str) -> set[str]:
 
 @lru_cache(maxsize=512)
 def _calls(text: str) -> tuple[Call, ...]:
-    """The public calls of a piece of code, parsed once: the runtime's pieces recur in every module."""
+    """The public calls of a piece of code, read once: the runtime's pieces recur in every module.
+
+    Read from the headers alone where it can (`_calls_from_headers`: the piece's symbol table,
+    already built for `_symbols`, says where each module-level function and class starts, and
+    only its header and docstring are read), else from the whole syntax tree: the same calls."""
+    calls = _calls_from_headers(text)
+    return calls if calls is not None else _calls_from_tree(text)
+
+
+def _calls_from_tree(text: str) -> tuple[Call, ...]:
+    """The public calls of a piece of code from its whole syntax tree (`ast.parse`)."""
     calls = []
     for node in ast.parse(text).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
             summary = (ast.get_docstring(node) or "").strip().split("\n", 1)[0]
             calls.append(Call(node.name, signature(node), summary))
     return tuple(calls)
+
+
+# a module-level definition's line: `def name` or `class name` from the first column (so not inside a block)
+_TOP_DEF = re.compile(r"(def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b")
+_SKIPPED = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT})
+
+
+class _Unusual(Exception):
+    """A header or docstring `_calls_from_headers` does not read itself: the whole tree is read instead."""
+
+
+def _calls_from_headers(text: str) -> tuple[Call, ...] | None:
+    """The public calls of a piece of code, parsing only the header and the docstring of each public
+    module-level function and class; None when anything is unusual (then `_calls_from_tree` answers).
+
+    The module-level definitions are the children of the piece's symbol table whose line starts with
+    `def NAME` or `class NAME` (a definition in a block, or `async def`, is not in the module's body,
+    and `_calls_from_tree` leaves it out too). Each header is tokenized up to its `:` and parsed with
+    `pass` for a body; the docstring is the first statement when that is a lone string token. A class's
+    signature is that of its first `__init__` written at the indentation of the class's body."""
+    if "\r" in text or "\f" in text:
+        return None
+    lines = text.split("\n")
+    calls = []
+    try:
+        for kind, name, lineno, inits in _scan(text)[3]:
+            if not kind:
+                return None
+            line = lines[lineno - 1]
+            match = _TOP_DEF.match(line)
+            if match is None or match.group(2) != name or match.group(1) != kind:
+                if line[:1] in (" ", "\t") or line.startswith("async") or name in _NAMELESS:
+                    continue  # in a block, asynchronous, or a lambda or comprehension: not a module-level def
+                return None
+            if name.startswith("_"):
+                continue
+            node, indent, doc = _header(lines, lineno, 0)
+            if kind == "def":
+                sig = f"{node.name}({ast.unparse(node.args)})"
+            else:
+                sig = name
+                for init in inits:
+                    if lines[init - 1].startswith(indent + "def ") and indent:
+                        sig = class_signature(name, _header(lines, init, len(indent), docstring=False)[0])
+                        break
+            summary = (inspect.cleandoc(doc) if doc else "").strip().split("\n", 1)[0]
+            calls.append(Call(name, sig, summary))
+    except (_Unusual, SyntaxError, tokenize.TokenError, ValueError, IndexError, StopIteration):
+        return None
+    return tuple(calls)
+
+
+_NAMELESS = frozenset({"lambda", "genexpr", "listcomp", "setcomp", "dictcomp"})
+
+
+def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = True
+            ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None]:
+    """(the definition starting at line `lineno`, column `column`, parsed with `pass` for its body; the
+    indentation of its body, "" when the body is on the header's line; its docstring or None). Raises
+    `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone."""
+    fed: list[str] = []
+    rows = itertools.chain([lines[lineno - 1][column:]], itertools.islice(lines, lineno, None))
+
+    def readline() -> str:
+        row = next(rows, None)
+        if row is None:
+            return ""
+        fed.append(row + "\n")
+        return fed[-1]
+
+    tokens = tokenize.generate_tokens(readline)
+    depth = 0
+    for tok in tokens:
+        if tok.type == tokenize.OP:
+            if tok.string in "([{":
+                depth += 1
+            elif tok.string in ")]}":
+                depth -= 1
+            elif tok.string == ":" and depth == 0:
+                break
+    else:
+        raise _Unusual
+    row, col = tok.end
+    node = ast.parse("".join(fed[:row - 1]) + fed[row - 1][:col] + " pass").body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        raise _Unusual
+    if not docstring:
+        return node, "", None
+    indent = ""
+    tok = next(tokens)
+    while tok.type in _SKIPPED:
+        if tok.type == tokenize.INDENT:
+            indent = tok.string
+        tok = next(tokens)
+    if tok.type == tokenize.OP and tok.string == "(":
+        raise _Unusual  # perhaps a string in parentheses: a docstring all the same
+    if tok.type != tokenize.STRING:
+        return node, indent, None
+    after = next(tokens)
+    while after.type == tokenize.COMMENT:
+        after = next(tokens)
+    prefix = tok.string[:len(tok.string) - len(tok.string.lstrip("rRuUbBfF"))]
+    if after.type != tokenize.NEWLINE or set(prefix) & set("fFbB"):
+        raise _Unusual  # an expression that starts with a string, or not a plain string
+    return node, indent, ast.literal_eval(tok.string)
 
 
 def call_lines(calls: list[Call]) -> list[str]:
@@ -179,10 +301,25 @@ def _symbols(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     `:=`, `del`), defined by `def` or `class`, imported, or a parameter, in any scope; and `__class__`
     where there is a class (the implicit cell of `super()`). Compiler-made names (`.0`) are left out.
     """
+    return _scan(text)[:3]
+
+
+@lru_cache(maxsize=512)
+def _scan(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str, int, tuple[int, ...]], ...]]:
+    """`_symbols`, and the functions and classes of the module's own scope, in order: (`def` or
+    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table."""
     read: set[str] = set()
     bound: set[str] = set()
     stored: set[str] = set()
-    tables = [symtable.symtable(text, "<piece>", "exec")]
+    module = symtable.symtable(text, "<piece>", "exec")
+    top = []
+    for child in module.get_children():
+        kind = {"function": "def", "class": "class"}.get(child.get_type(), "")  # "": another kind of scope
+        inits = tuple(sorted(c.get_lineno() for c in child.get_children()
+                             if c.get_name() == "__init__" and c.get_type() == "function")) if kind == "class" else ()
+        top.append((kind, child.get_name(), child.get_lineno(), inits))
+    top.sort(key=lambda item: item[2])
+    tables = [module]
     while tables:
         table = tables.pop()
         if table.get_type() == "class":
@@ -198,7 +335,7 @@ def _symbols(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
             if symbol.is_assigned() and not (symbol.is_parameter() or symbol.is_imported() or symbol.is_namespace()):
                 stored.add(name)
         tables.extend(table.get_children())
-    return frozenset(read), frozenset(bound), frozenset(read | stored)
+    return frozenset(read), frozenset(bound), frozenset(read | stored), tuple(top)
 
 
 def checked_module(build: Callable[[], str], game: Game, what: str) -> str:

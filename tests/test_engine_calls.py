@@ -1,0 +1,97 @@
+"""The public calls of a generated module's pieces, read from the headers alone, are those the whole syntax
+tree gives: on every committed engine and runtime module, and on code written to be awkward."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import ROOT
+
+from croupier.backends.engine import api
+
+SOURCES = sorted((ROOT / "generated" / "engines").glob("*.py")) + sorted(
+    p for p in (ROOT / "compiler" / "backends" / "engine" / "runtime").glob("*.py") if p.name != "__init__.py")
+
+AWKWARD = {
+    "decorated, multi-line header, annotations with colons": '''
+        @decorator(key=lambda x: x)
+        def first(a: dict[str, int] = {"k:": 1},
+                  *rest: "str)", b=(1, 2), **kw) -> dict[str, "a:b"]:
+            """  Summary line.
+
+            More text.
+            """
+            return a
+        ''',
+    "class with __init__ after a nested one and one in a block": '''
+        class Box(Base, metaclass=Meta):
+            r"""A box \\ with a raw docstring."""
+            if FLAG:
+                def __init__(self, wrong): pass
+            class Inner:
+                def __init__(self, inner_only): pass
+            def __init__(self, x, *, y=2):
+                self.x = x
+            def __init__(self, later): pass
+        ''',
+    "no docstrings, one-liners, a string that is not a docstring": '''
+        def plain(x): return x
+        class Empty: pass
+        def joined(): "a" "b"
+        def called():
+            "a".join([])
+        def fstring():
+            f"{1}"
+        def parenthesised():
+            ("a docstring all the same")
+        def commented():  # a comment
+            # another
+            """Doc."""  # after
+        ''',
+    "definitions in blocks, private, asynchronous, lambdas and comprehensions": '''
+        if True:
+            def hidden(): """No."""
+        async def later(): """No."""
+        def _private(): """No."""
+        square = lambda v: v * v
+        listcomp = [i for i in range(3)]
+        def listcomp(): """A function named like a comprehension."""
+        class genexpr:
+            """A class so named."""
+        ''',
+    "a string holding lines that look like definitions": '''
+        TEXT = """
+        def fake(): pass
+        class Fake: pass
+        """
+        def real(a=\'\'\'
+        def (\'\'\'): """Real."""
+        ''',
+}
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_headers_give_the_calls_of_the_tree(path):
+    text = path.read_text(encoding="utf-8")
+    fast = api._calls_from_headers(text)
+    assert fast is not None  # the fast reading serves every module the compiler writes
+    assert fast == api._calls_from_tree(text)
+    assert fast  # each of these modules has public calls
+
+
+@pytest.mark.parametrize("name", list(AWKWARD))
+def test_awkward_code_gives_the_same_calls(name):
+    text = textwrap.dedent(AWKWARD[name])
+    assert api._calls(text) == api._calls_from_tree(text)
+    fast = api._calls_from_headers(text)
+    assert fast is None or fast == api._calls_from_tree(text)
+
+
+def test_awkward_calls_read_by_hand():
+    text = textwrap.dedent(AWKWARD["class with __init__ after a nested one and one in a block"])
+    assert api._calls(text) == (api.Call("Box", "Box(x, *, y=2)", "A box \\ with a raw docstring."),)
+    text = textwrap.dedent(AWKWARD["definitions in blocks, private, asynchronous, lambdas and comprehensions"])
+    assert [c.name for c in api._calls(text)] == ["listcomp", "genexpr"]
+    text = textwrap.dedent(AWKWARD["a string holding lines that look like definitions"])
+    assert [(c.name, c.summary) for c in api._calls(text)] == [("real", "Real.")]
