@@ -28,15 +28,17 @@ import hashlib
 import json
 import sys
 from collections import deque
+from itertools import repeat
 from pathlib import Path
 
 DATA_MODULE = Path(__file__).with_name("grammar_tables_data.py")
 CHUNK = 100  # characters of JSON text per string literal in the data module
+FORMAT = 2  # how `encode` writes the tables: part of the digest, so a module in another form is never read
 
 
 def grammar_digest(grammar: str, options: dict) -> str:
-    """The SHA-256 of a grammar's text and the parser options the tables are built with."""
-    return hashlib.sha256(json.dumps([grammar, options], sort_keys=True).encode("utf-8")).hexdigest()
+    """The SHA-256 of a grammar's text, the parser options the tables are built with and `FORMAT`."""
+    return hashlib.sha256(json.dumps([grammar, options, FORMAT], sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def canonical(table: dict) -> dict:
@@ -68,18 +70,39 @@ def canonical(table: dict) -> dict:
 
 
 def encode(data: dict, memo: dict) -> str:
-    """Lark's serialised parser as JSON text (the one postlex object left out: it is passed at load)."""
-    return json.dumps([data, memo], ensure_ascii=True, separators=(",", ":"))
+    """Lark's serialised parser as JSON text (the one postlex object left out: it is passed at load).
+
+    The parse table's states, numbered 0.. by `canonical`, are written as a list of four lists each:
+    the terminals that shift, the states they shift to, the terminals that reduce, the memo numbers of
+    the rules they reduce by (Lark's own form, a dict per action, takes three times as long to read)."""
+    table = data["parser"]["parser"]
+    states = []
+    for number in range(len(table["states"])):
+        shifts = [(t, arg) for t, (action, arg) in table["states"][number].items() if action == 0]
+        reduces = [(t, arg) for t, (action, arg) in table["states"][number].items() if action == 1]
+        if len(shifts) + len(reduces) != len(table["states"][number]) or any(
+                set(arg) != {"@"} for _, arg in reduces):
+            raise ValueError("a parse table action of a kind this module does not write")
+        states.append([[t for t, _ in shifts], [a for _, a in shifts], [t for t, _ in reduces],
+                       [a["@"] for _, a in reduces]])
+    flat = {**data, "parser": {**data["parser"], "parser": {**table, "states": states}}}
+    return json.dumps([flat, memo], ensure_ascii=True, separators=(",", ":"))
 
 
 def decode(text: str) -> tuple[dict, dict]:
-    """(data, memo) back from `encode`'s text: JSON turns integer keys into strings and tuples into lists,
-    which are turned back (`module_text` checks that the result equals what was encoded)."""
+    """(data, memo) back from `encode`'s text: the states back into Lark's form, and what JSON changes
+    (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
+    equals what was encoded)."""
     data, memo = json.loads(text)
     table = data["parser"]["parser"]
     table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
-    table["states"] = {int(s): {int(t): (a[0], a[1]) for t, a in actions.items()}
-                       for s, actions in table["states"].items()}
+    rules: dict[int, dict] = {}
+    states = {}
+    for number, (shift_terms, targets, reduce_terms, by) in enumerate(table["states"]):
+        refs = [rules.setdefault(n, {"@": n}) for n in by]
+        states[number] = dict(zip(shift_terms, zip(repeat(0), targets)))
+        states[number].update(zip(reduce_terms, zip(repeat(1), refs)))
+    table["states"] = states
     memo = {int(i): value for i, value in memo.items()}
     for value in memo.values():  # a rule's options hold the one tuple of the memo
         options = value.get("options")
