@@ -105,10 +105,12 @@ class HandReader:
         self.n = len(game.classes)
 
     def facts_key(self, ranks: list[str] | tuple[str, ...], wild: bool) -> tuple:
-        """What a hand type may read of a substituted hand: (count, total, count of each class, wild)."""
+        """What a hand type may read of a substituted hand: (count, total, count of each class, wild); the
+        total is a whole number of 1/`scale` (keys of one reader compare alike, with no Fraction built)."""
         member = [self.member[r] for r in ranks]
-        return (len(ranks), Fraction(sum(self.scaled[r] for r in ranks), self.scale),
-                tuple(sum(m[i] for m in member) for i in range(self.n)), wild)
+        scaled = self.scaled
+        return (len(ranks), sum(scaled[r] for r in ranks),
+                tuple(map(sum, zip(*member))) if member else (0,) * self.n, wild)
 
     def card_codes(self, ranks: list[str] | tuple[str, ...]) -> list[str]:
         """Card codes for a multiset of ranks (single wild cards by their code): each repeat of a rank

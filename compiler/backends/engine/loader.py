@@ -60,6 +60,22 @@ def load_engine(source: str, name: str) -> types.ModuleType:
     return module_from_code(compile_engine(source, name), name, engine_identity(source))
 
 
+_SHARED: dict[str, types.ModuleType] = {}  # engine identity -> the module loaded for it (`shared_engine`)
+
+
+def shared_engine(source: str, name: str) -> types.ModuleType:
+    """The module of an engine's (or an analysis companion's) source, loaded once per process per engine
+    identity, for callers that only call into it: the checks' oracle and the rule card's mathematics share
+    it, so that the rounds a companion judged for one deck count serve every other (see its `analyse`)."""
+    identity = engine_identity(source)
+    module = _SHARED.get(identity)
+    if module is None:
+        if len(_SHARED) > 64:
+            _SHARED.clear()
+        module = _SHARED[identity] = module_from_code(compile_engine(source, name), name, identity)
+    return module
+
+
 def exact_analysis(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> dict:
     """`companion.analyse(engine, decks)` of two modules `load_engine` loaded, computed once per (decks,
     engine source, companion source) and kept in the cache: the checks and the rule card share it."""

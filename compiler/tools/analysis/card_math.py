@@ -18,13 +18,11 @@ import hashlib
 from fractions import Fraction
 
 from croupier.backends.cards import i18n
-from croupier.backends.engine.loader import exact_analysis, load_engine
+from croupier.backends.engine.loader import exact_analysis, shared_engine
 from croupier.cache import cached
 from croupier.semantics.model import Game
 from croupier.tools.analysis.edge_chart import chart_from_rows
 from croupier.tools.analysis.report import DECK_TABLE, dec, pct, sqrt_dec
-
-_ENGINES: dict[str, object] = {}
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages translated later
@@ -51,27 +49,20 @@ _SOURCES: dict[tuple[str, str, str, str], str] = {}
 
 
 def engine_of(game: Game) -> tuple[str, object]:
-    """(digest of the engine source, the loaded engine), cached per source."""
+    """(digest of the engine source, the loaded engine), the module shared with the checks (`shared_engine`)."""
     from croupier.backends.engine.emitter import emit_engine
 
     source = _emitted("engine", game, emit_engine)
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    engine = _ENGINES.get(digest)
-    if engine is None:
-        engine = _ENGINES[digest] = load_engine(source, f"math_{game.name}")
-    return digest, engine
+    return hashlib.sha256(source.encode("utf-8")).hexdigest(), shared_engine(source, f"math_{game.name}")
 
 
 def companion_of(game: Game) -> tuple[str, object]:
-    """(digest of the analysis companion's source, the loaded companion), cached per source."""
+    """(digest of the analysis companion's source, the loaded companion), shared like the engine."""
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
     source = _emitted("companion", game, emit_analysis_module)
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    companion = _ENGINES.get(digest)
-    if companion is None:
-        companion = _ENGINES[digest] = load_engine(source, f"math_{game.name}_analysis")
-    return digest, companion
+    return (hashlib.sha256(source.encode("utf-8")).hexdigest(),
+            shared_engine(source, f"math_{game.name}_analysis"))
 
 
 def analysis_of(game: Game, decks: int | None = None) -> dict:

@@ -178,13 +178,18 @@ class RemovalWeigher:
         most = max((sum(f) for f in self.firsts), default=0) + max((sum(h) for h in self.seconds), default=0)
         self.most = most
         scale = [falling(n - size, most - size) for size in range(most + 1)]
-        r_memo: dict[tuple, dict[int, int]] = {}
+        # R(j, kH) is kept packed, one field of `width` bits per outcome id, so that a hand's sum over j is one
+        # multiply-add per j. The fields of a hand's sum each end in [0, falling(n, most)] (each is a sum of
+        # pair weights, see the module docstring), so they unpack exactly whatever the signs met on the way.
+        width = falling(n, most).bit_length() + 1
+        mask = (1 << width) - 1
+        r_memo: dict[tuple, int] = {}
         v_memo: dict[tuple, list[tuple[int, int]]] = {}  # (j, size of H) -> [(kF, sum over sizes of G scaled)]
         out: dict[tuple[int, ...], dict[int, int]] = {}
         for h in self.seconds:
             size_h = sum(h)
             kh = id(self.s.key(h))
-            acc: dict[int, int] = {}
+            acc = 0
             for j, b in self._subs(h, self.beta, allowed):
                 r = r_memo.get((j, kh, size_h))
                 if r is None:
@@ -194,19 +199,17 @@ class RemovalWeigher:
                         for size_f, kf, w in g[j]:
                             sums[kf] = sums.get(kf, 0) + w * scale[size_f + size_h]
                         v = v_memo[(j, size_h)] = list(sums.items())
-                    r = {}
+                    r = 0
                     row = self.row(kh)
                     for kf, w in v:
-                        o = row[kf]
-                        r[o] = r.get(o, 0) + w
+                        r += w << (width * row[kf])
                     self.terms += len(g[j])
                     if self.terms > MAX_TERMS:
                         raise TooLarge(f"weighing the pairs of hands by class counts would take more than "
                                        f"{MAX_TERMS:,} terms")
                     r_memo[(j, kh, size_h)] = r
-                for o, w in r.items():
-                    acc[o] = acc.get(o, 0) + b * w
-            out[h] = {o: w for o, w in acc.items() if w}
+                acc += b * r
+            out[h] = {o: w for o in range(len(self.s.outcomes)) if (w := (acc >> (width * o)) & mask)}
         return out
 
 

@@ -314,29 +314,43 @@ class Enumerator:
         """{signature: [weight, codes by hand]} from the entries of `rounds`, last draws unpacked."""
         finals = {}
         mask = self.mask
-        add_value = self.add_value
+        grown = {}  # (hand, its state before the last draw) -> [(field shift, card code, hand's component)]
         for (deal_part, entry), (value, codes) in packed_finals.items():
             if entry[0] == "s":
-                items = [((deal_part, entry[1]), value, codes)]
-            else:
-                _d, kl, h, (c0, t0, third0, run0) = entry
-                items = []
-                kl = list(kl)
-                for c, (code, v, _n, rank) in enumerate(self.draw_classes):
-                    w = (value >> (self.width * c)) & mask
-                    if w:
-                        s = [c0 + 1, add_value(t0, v), v if c0 == 2 else third0, rank if run0 == rank else -1]
-                        kl[h] = self.component(h, s)
-                        hand_codes = list(codes)
-                        hand_codes[h] = hand_codes[h] + (code,)
-                        items.append(((deal_part, tuple(kl)), w, tuple(hand_codes)))
-            for sig, w, cards in items:
+                sig = (deal_part, entry[1])
                 g = finals.get(sig)
                 if g is None:
-                    finals[sig] = [w, cards]
+                    finals[sig] = [value, codes]
                 else:
-                    g[0] += w
+                    g[0] += value
+                continue
+            _d, kl, h, state = entry
+            steps = grown.get((h, state))
+            if steps is None:
+                steps = grown[(h, state)] = self.last_draws(h, state)
+            kl = list(kl)
+            for shift, code, part in steps:
+                w = (value >> shift) & mask
+                if w:
+                    kl[h] = part
+                    sig = (deal_part, tuple(kl))
+                    g = finals.get(sig)
+                    if g is None:
+                        hand_codes = list(codes)
+                        hand_codes[h] = hand_codes[h] + (code,)
+                        finals[sig] = [w, tuple(hand_codes)]
+                    else:
+                        g[0] += w
         return finals
+
+    def last_draws(self, h, state):
+        """[(shift of the draw class's field, its card code, hand h's component after drawing it)] for hand h
+        drawing its last card from `state`."""
+        c0, t0, third0, run0 = state
+        add_value = self.add_value
+        return [(self.width * c, code,
+                 self.component(h, [c0 + 1, add_value(t0, v), v if c0 == 2 else third0, rank if run0 == rank else -1]))
+                for c, (code, v, _n, rank) in enumerate(self.draw_classes)]
 
     # ---- the whole round -------------------------------------------------------------------
     def rounds(self):

@@ -122,7 +122,7 @@ def analyse(engine, decks=None):
             r.cards_used = sum(len(c) for c in codes)
             result = (r.outcome, tuple(name for name, test in EVENTS if test(r)),
                       tuple(total(getattr(r, hand)) for hand in HANDS),
-                      tuple((name, ret, Fraction(bet(r, big), big) == ret)
+                      tuple((name, ret, bet(r, big) == ret * big)
                             for name, bet in BETS.items() for ret in (bet(r, 1),)),
                       tuple(clause_facts(engine, r, rules).items()))
             i = result_of[signature] = result_id.setdefault(result, len(results))
