@@ -4,13 +4,12 @@ fast path for ASCII text."""
 from __future__ import annotations
 
 import argparse
-import unicodedata
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from croupier.backends.pywriter import safe_text
+from croupier.backends.pywriter import inert_by_character, safe_text
 from croupier.cli.main import main, parser
 
 ALL = ["init", "build", "check", "play", "analyze", "simulate", "fmt", "diff"]
@@ -46,27 +45,12 @@ def test_a_command_parses_as_before():
     assert args.func.__module__ == "croupier.cli.analyze"
 
 
-def _safe_text_by_character(text: str) -> str:
-    """`safe_text` as it reads character by character (its path for text beyond ASCII)."""
-    out = []
-    for ch in text:
-        if ch == '"':
-            out.append("'")
-        elif ch == "\\":
-            out.append("/")
-        elif ch != " " and unicodedata.category(ch)[0] in "CZ":
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out).strip()
-
-
 def test_safe_text_on_ascii_in_one_pass_equals_the_character_loop():
     every = "".join(map(chr, range(128)))
-    assert safe_text(every) == _safe_text_by_character(every)
+    assert safe_text(every) == inert_by_character(every)
     assert safe_text(' a\t"b"\\c\x7f\x00 ') == "a 'b'/c"
 
 
 @given(st.text(alphabet=st.characters(max_codepoint=127)))
 def test_safe_text_on_any_ascii_text_equals_the_character_loop(text):
-    assert safe_text(text) == _safe_text_by_character(text)
+    assert safe_text(text) == inert_by_character(text)

@@ -20,6 +20,12 @@ def safe_text(text: str) -> str:
     text = str(text)
     if text.isascii():  # the usual case, in one pass: ASCII's only such characters are its controls
         return text.translate(_ASCII_INERT).strip()
+    return inert_by_character(text)
+
+
+def inert_by_character(text: str) -> str:
+    """`safe_text` read character by character: its path for text beyond ASCII (and the reference
+    its one-pass ASCII path is tested against)."""
     out = []
     for ch in text:
         if ch == '"':
