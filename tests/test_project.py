@@ -236,3 +236,35 @@ def test_a_listed_language_without_a_catalog_falls_back_to_english_with_a_warnin
     card = (project / "generated" / "cards" / f"{GAME}.it.html").read_text(encoding="utf-8")
     assert "Banco" in card and "italiano" in card and "Rules of play" in card, "Croupier's own text in English"
     assert not (project / "generated" / "cards" / f"{GAME}.zh-Hans.html").exists()
+
+
+# ---- two specs that would write one file -------------------------------------------------------
+
+def _second_game(project: Path, file: str, name: str) -> Path:
+    """A copy of the starter spec in `file`, its game renamed `name`."""
+    text = (project / "spec" / f"{GAME}.rules").read_text(encoding="utf-8")
+    assert f"\ngame {GAME} " in text
+    path = project / "spec" / file
+    path.write_text(text.replace(f"\ngame {GAME} ", f"\ngame {name} ", 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("file", "name", "shared"), [
+    ("z_copy.rules", GAME, f"cards/{GAME}.en.html"),  # two games of one name (the later file is refused)
+    ("zz.rules", f"{GAME}_analysis", f"engines/{GAME}_analysis.py"),  # a name taken by a companion
+])
+def test_two_specs_that_would_write_one_file_are_refused(project, monkeypatch, capsys, file, name, shared):
+    monkeypatch.chdir(project)
+    lines = _second_game(project, file, name).read_text(encoding="utf-8").split("\n")
+    code, out, err = run(capsys, "build")
+    assert code == 1 and "nothing written" in err
+    line = 1 + next(i for i, text in enumerate(lines) if text.startswith("game "))
+    assert f"spec/{file}:{line}:1: error[E0119]: this spec writes {shared}, which spec/{GAME}.rules writes too" in err
+    assert "hint: give every game of a project its own name" in err
+    assert not (project / "generated" / "engines").exists(), "nothing of either spec was written"
+    code, out, err = run(capsys, "check", "--no-stale")
+    assert code == 1 and err.count("error[E0119]") == 1
+    (project / "spec" / file).unlink()  # without the second spec, the same process builds again
+    code, out, err = run(capsys, "build")
+    assert code == 0 and "E0119" not in err, err
+    assert (project / "generated" / "engines" / f"{GAME}.py").exists()

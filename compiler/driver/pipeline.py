@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
+from croupier.diagnostics import Span, error
 from croupier.driver.compile import Compiled, Level, card_mathematics, compile_spec, languages_of
 from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, sync_folders, write_if_changed
 from croupier.project import Project, find_project, project_of
@@ -48,6 +49,7 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
 
         prepare(specs, level, cases_dir, project, jobs)
     results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
+    refuse_shared_files(results)
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
@@ -56,6 +58,26 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
         results[-1].artefacts.update(render_indexes([r.game for r in results], languages_of(project)))
     sources = {name: text for r in results for name, text in r.sources.items()}
     return results, sources
+
+
+def refuse_shared_files(results: list[Compiled]) -> None:
+    """Error E0119 on each spec that would write a file an earlier spec of the list writes (two games of one
+    name, or a game named like another's analysis companion, `NAME_analysis`): a build would keep only one
+    of the two. The later spec gets the error, at its `game` line, and none of its files is kept."""
+    owner: dict[str, Compiled] = {}
+    for r in results:
+        for rel in sorted(r.artefacts):
+            first = owner.setdefault(rel, r)
+            if first is r:
+                continue
+            span = r.game.span if r.game is not None else Span(r.spec, 1, 1)
+            first_name = first.game.path if first.game is not None else first.spec
+            r.diagnostics.append(error(
+                "E0119", f"this spec writes {rel}, which {first_name} writes too: a build would keep only one",
+                span, "give every game of a project its own name; a game named NAME also writes "
+                "NAME_analysis.py, so no other game may take that name"))
+            r.artefacts.clear()
+            break
 
 
 def encoded(text: str) -> bytes:
