@@ -73,11 +73,15 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
             ours, theirs = context.Pipe(duplex=False)
             child = context.Process(target=_serve, args=(theirs, taken, todo, specs, level, cases_dir, project),
                                     daemon=True)
-            child.start()
-            theirs.close()
             reader = threading.Thread(target=_receive, args=(ours, received), daemon=True)
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # a Ctrl-C now waits until
+            try:  # the child is on the list that `finally` ends
+                child.start()
+                children.append((ours, child, reader))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            theirs.close()
             reader.start()
-            children.append((ours, child, reader))
         while (n := _take(taken)) < len(todo):
             compile_spec(specs[todo[n]], level, cases_dir=cases_dir, project=project)
             _adopt(received, works)  # what the workers sent meanwhile, between this process's own specs
