@@ -337,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ProjectError, UsageError) as exc:
         print(f"croupier: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # every file written so far is whole (see `outputs`); workers end with this process
+        print("croupier: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
