@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -106,3 +112,36 @@ def test_default_jobs_from_the_environment(monkeypatch):
     assert parallel.default_jobs() == 3
     monkeypatch.setenv(parallel.JOBS_VARIABLE, "zero")
     assert parallel.default_jobs() == parallel.cores() >= 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+
+
+def test_ctrl_c_ends_a_parallel_build_and_its_workers_and_writes_nothing(project, tmp_path):
+    """Ctrl-C while workers compile: exit 130 without a traceback, every worker gone, no file written."""
+    (project.root / "spec" / "c_error.rules").unlink()
+    out = tmp_path / "out"
+    env = dict(os.environ, CROUPIER_CACHE="off", CROUPIER_JOBS="2", PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "build", "--out", str(out)],
+                            cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (workers := _children(proc.pid)):  # a worker forked: the build is under way in two processes
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err, err
+    deadline = time.monotonic() + 5
+    while any(_alive(w) for w in workers):
+        assert time.monotonic() < deadline, "a worker outlived the build"
+        time.sleep(0.05)
+    assert not out.exists() or not any(out.rglob("*.py")), "nothing was written"
