@@ -85,3 +85,22 @@ def test_the_loaded_parser_parses_as_the_built_one(spec: Path, built: lark.Lark)
     text = spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
     text = text if text.endswith("\n") else text + "\n"
     assert _outcome(parser(), text) == _outcome(built, text)
+
+
+def test_the_concrete_parser_is_the_same_tables_keeping_every_token():
+    """The formatter's parser (`keep_all_tokens`, comments collected) loaded from the same tables serialises
+    as the one built from the grammar, and parses every spec to the same concrete tree."""
+    from croupier.syntax.concrete import build_concrete_parser, concrete_parser
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    built = build_concrete_parser(grammar)
+    if grammar_tables_data.LARK_VERSION != lark.__version__:
+        assert concrete_parser().source_path != "<deserialized>"
+        return
+    loaded = concrete_parser()
+    assert loaded.source_path == "<deserialized>"
+    assert grammar_tables.serialised(loaded) == grammar_tables.serialised(built)
+    for spec in SPECS:
+        text = spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+        text = text if text.endswith("\n") else text + "\n"
+        assert _outcome(loaded, text) == _outcome(built, text), spec

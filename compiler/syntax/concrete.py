@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from lark import Lark, Token, Tree
 
-from croupier.syntax.parser import GRAMMAR, SpecIndenter
+from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter
 
 _NEWLINES: ContextVar[list[Token] | None] = ContextVar("croupier_newlines", default=None)
 
@@ -41,12 +41,22 @@ def _collect(token: Token) -> Token:
     return token
 
 
+def build_concrete_parser(grammar: str) -> Lark:
+    """The grammar's LALR parser keeping every token, built from grammar text (about 0.2 s)."""
+    return Lark(grammar, postlex=SpecIndenter(), keep_all_tokens=True, lexer_callbacks={"_NL": _collect},
+                **LARK_OPTIONS)
+
+
 @lru_cache(maxsize=1)
 def concrete_parser() -> Lark:
-    """The grammar's LALR parser keeping every token (built once per process)."""
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
-                propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True,
-                lexer_callbacks={"_NL": _collect})
+    """The grammar's LALR parser keeping every token (once per process): from the tables computed ahead
+    of time for the rules language's parser (the same tables), else built from the grammar."""
+    from croupier.syntax import grammar_tables
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter(), keep_all_tokens=True,
+                               lexer_callbacks={"_NL": _collect})
+    return made if made is not None else build_concrete_parser(grammar)
 
 
 def comments_in(newline: Token, lines: list[str]) -> Iterator[Comment]:

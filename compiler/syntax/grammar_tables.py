@@ -146,9 +146,22 @@ def module_text() -> str:
     )
 
 
-def load(grammar: str, options: dict, postlex):
-    """The parser from the data module, or None when the module is missing or was made from another
-    grammar text, other options or another Lark version."""
+def keeping_all_tokens(data: dict, memo: dict) -> None:
+    """Make serialised (data, memo) those of the same parser built with Lark's `keep_all_tokens` (the
+    formatter's concrete parser): its tables are the same, only the option, each rule's option and
+    its terminals' `filter_out` differ (a test holds the result equal to such a parser serialised)."""
+    data["options"]["keep_all_tokens"] = True
+    for value in memo.values():
+        if value.get("__type__") == "Rule":
+            value["options"]["keep_all_tokens"] = True
+            for symbol in value["expansion"]:
+                if symbol.get("__type__") == "Terminal":
+                    symbol["filter_out"] = False
+
+
+def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, lexer_callbacks: dict | None = None):
+    """The parser from the data module (with `keep_all_tokens`, that parser keeping every token), or None
+    when the module is missing or was made from another grammar text, other options or another Lark."""
     import lark
 
     try:
@@ -158,7 +171,10 @@ def load(grammar: str, options: dict, postlex):
     if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
         return None
     data, memo = decode(made.TABLES)
-    return lark.Lark._load_from_dict(data, memo, postlex=postlex)
+    if keep_all_tokens:
+        keeping_all_tokens(data, memo)
+    extra = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+    return lark.Lark._load_from_dict(data, memo, postlex=postlex, **extra)
 
 
 def main(argv: list[str] | None = None) -> int:
