@@ -483,3 +483,23 @@ def test_catalog_compiles_the_same_twice(lang):
     a = i18n.translations(lang)
     assert a is i18n.translations(lang)
     assert a.gettext("Drawing rules") == ("Drawing rules" if lang == "en" else i18n.catalog(lang).get("Drawing rules").string)
+
+
+def test_a_variants_differences_list_each_rule_of_a_bet_and_a_formulas_definition():
+    """Under each difference, the base's and the variant's rules, one item per rule (a payout table's rows
+    each on a line of their own), and an added formula's definition; in both formats and every language."""
+    results, _ = build_cards()
+    files = card_files()
+    variant = next(r.game for r in results if r.game.base is not None and r.game.formulas
+                   and any(w.payouts() and len(list(w.payouts())) > 2 for b in r.game.bets.values() for w in b.wins))
+    for lang in LANGS:
+        md = files[f"cards/{variant.name}.{lang}.md"]
+        section = md.split("\n## ")[1]
+        items = [line for line in section.split("\n") if line.startswith("    - ")]
+        table = next(w for b in variant.bets.values() for w in b.wins if len(list(w.payouts())) > 2)
+        assert len(items) >= len(list(table.payouts())) + len(variant.formulas), (lang, section)
+        for f in variant.formulas.values():
+            assert any(line.startswith(f"    - {f.label(lang)}") for line in items), (lang, f.name)
+        page = parse_strict(files[f"cards/{variant.name}.{lang}.html"])
+        nested = page.findall(".//{*}section[@id='differences']//{*}li//{*}ul/{*}li")
+        assert len(nested) == len(items), lang

@@ -300,8 +300,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
         view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
-                                "before": s.p.sentences(_bet_terms(s, g.base, d.name)) if d.kind == "bet" else "",
-                                "after": s.p.sentences(_bet_terms(s, g, d.name)) if d.kind == "bet" else ""}
+                                "before": _terms(s, g.base, d), "after": _terms(s, g, d) if d.what != "remove" else []}
                                for d in g.differences]
     samples = example_hands(g, engine)
     for t in g.types:
@@ -334,5 +333,16 @@ def clause_code(c) -> str:
 
 
 def _label(game: Game, kind: str, name: str, lang: str) -> str:
-    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands}.get(kind, {})
+    group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands,
+             "formula": game.formulas}.get(kind, {})  # (an assumption's text is in the card's assumptions)
     return group[name].label(lang) if name in group else ""
+
+
+def _terms(s: Sentences, game: Game, d) -> list[str]:
+    """What a changed, added or removed bet or formula says in `game` (the base or the variant), a sentence
+    per rule, for the list under the difference: none where `game` lacks it or the kind has no rules."""
+    if d.kind == "bet":
+        return _bet_terms(s, game, d.name)
+    if d.kind == "formula" and d.name in game.formulas:
+        return [Sentences(game, s.lang, s.engine).formula(game.formulas[d.name])]
+    return []
