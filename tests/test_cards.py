@@ -503,3 +503,20 @@ def test_a_variants_differences_list_each_rule_of_a_bet_and_a_formulas_definitio
         page = parse_strict(files[f"cards/{variant.name}.{lang}.html"])
         nested = page.findall(".//{*}section[@id='differences']//{*}li//{*}ul/{*}li")
         assert len(nested) == len(items), lang
+
+
+def test_a_difference_never_lists_the_same_rules_twice():
+    """An override whose rules read as the base's says so in one line instead of listing them twice; one whose
+    rules differ lists both (every variant, every language, Markdown)."""
+    results, _ = build_cards()
+    files = card_files()
+    said_same = 0
+    for r in (r for r in results if r.game.base is not None):
+        for lang in LANGS:
+            section = files[f"cards/{r.game.name}.{lang}.md"].split("\n## ")[1]
+            for item in section.split("\n- ")[1:]:
+                groups = [[x[6:] for x in part.split("\n") if x.startswith("    - ")] for part in item.split("\n  - ")[1:]]
+                if len(groups) == 3 or (len(groups) == 2 and groups[0] and groups[1]):
+                    assert groups[0] != groups[1], (r.game.name, lang, item)
+                said_same += groups == [[]]  # one line under the difference, no rules listed
+    assert said_same >= 4 * len(LANGS), "the commission variant's player, tie and pair bets read as the base's"

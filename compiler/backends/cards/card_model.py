@@ -299,9 +299,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
-        view["differences"] = [{"what": d.what, "kind": d.kind, "name": d.name, "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
-                                "before": _terms(s, g.base, d), "after": _terms(s, g, d) if d.what != "remove" else []}
-                               for d in g.differences]
+        view["differences"] = [_difference(s, g, d, lang) for d in g.differences]
     samples = example_hands(g, engine)
     for t in g.types:
         view["types"].append({
@@ -336,6 +334,16 @@ def _label(game: Game, kind: str, name: str, lang: str) -> str:
     group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands,
              "formula": game.formulas}.get(kind, {})  # (an assumption's text is in the card's assumptions)
     return group[name].label(lang) if name in group else ""
+
+
+def _difference(s: Sentences, g: Game, d, lang: str) -> dict:
+    """One line of a variant's differences: what changed, its label, and the rules before and after (when
+    an override's rules read the same as the base's, `same` says so instead of listing them twice)."""
+    before, after = _terms(s, g.base, d), _terms(s, g, d) if d.what != "remove" else []
+    same = d.what == "override" and bool(before) and before == after
+    return {"what": d.what, "kind": d.kind, "name": d.name,
+            "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
+            "before": [] if same else before, "after": [] if same else after, "same": same}
 
 
 def _terms(s: Sentences, game: Game, d) -> list[str]:
