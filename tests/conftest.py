@@ -20,6 +20,21 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
 BACCARAT = SPEC / "baccarat.rules"
 
+# A dealt-round game with soft totals and a hand that draws while a condition holds (no bets: a test adds them).
+SOFT_GAME = """game s "S"
+deck short = standard52 without 2 3 4 5 6
+shoe 2 decks of short
+value A = 1, 7..10 = pip, J Q K = 10
+total sum, A counts 1 or 11, best not over 21
+hand p "P"
+hand d "D"
+deal p, d
+draw d while total(d) < 17
+outcome pw "P" when total(d) > 21 or total(p) > total(d)
+outcome dw "D" when total(d) <= 21 and total(d) >= total(p)
+cut card 5..6 from end
+"""
+
 # One rank of each baccarat value (10 J Q K all count 0).
 RANK_OF_VALUE = {0: "K", 1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
 SUITS = "SHCD"

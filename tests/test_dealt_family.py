@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from conftest import SOFT_GAME
 
 from croupier.backends.cards.card_model import card_view
 from croupier.backends.engine.emitter import emit_engine
@@ -156,23 +157,10 @@ def test_a_card_the_hand_lacks_is_an_engine_error_not_a_crash() -> None:
         e.settle(r, {"x": 1})
 
 
-SOFT = """game s "S"
-deck short = standard52 without 2 3 4 5 6
-shoe 2 decks of short
-value A = 1, 7..10 = pip, J Q K = 10
-total sum, A counts 1 or 11, best not over 21
-hand p "P"
-hand d "D"
-deal p, d
-draw d while total(d) < 17
-outcome pw "P" when total(d) > 21 or total(p) > total(d)
-outcome dw "D" when total(d) <= 21 and total(d) >= total(p)
-cut card 5..6 from end
-"""
 
 
 def test_soft_totals_and_repeated_draws_run_in_the_engine_and_the_shoe() -> None:
-    g, e = engine_of('bet x "X"\n    wins when outcome is pw, pays 1 to 1\n    push when soft(d)\n', head=SOFT)
+    g, e = engine_of('bet x "X"\n    wins when outcome is pw, pays 1 to 1\n    push when soft(d)\n', head=SOFT_GAME)
     r = e.play(["7S", "AH", "AD", "AC", "7C"])  # dealer A A (12, soft) A (13, soft) 7 (20, soft)
     assert r.d == ["AH", "AD", "AC", "7C"] and e.total(r.d) == 20 and e.is_soft(r.d)
     r = e.play(["7S", "AH", "9D", "10C"])  # dealer A 9 = soft 20

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import SOFT_GAME
 
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
@@ -66,19 +67,7 @@ bet margin "M"
         | 4 | 2 to 1 |
 """
 
-SOFT = """game s "S"
-deck short = standard52 without 2 3 4 5 6
-shoe 2 decks of short
-value A = 1, 7..10 = pip, J Q K = 10
-total sum, A counts 1 or 11, best not over 21
-hand p "P"
-hand d "D"
-deal p, d
-draw d while total(d) < 17
-outcome pw "P" when total(d) > 21 or total(p) > total(d)
-outcome dw "D" when total(d) <= 21 and total(d) >= total(p)
-cut card 5..6 from end
-bet x "X"
+SOFT = SOFT_GAME + """bet x "X"
     wins when outcome is pw, pays 1 to 1
     push when soft(d)
 """
