@@ -4,7 +4,7 @@ without the system's packages, runs a project scaffolded by `croupier init` end 
 The wheel is built from a copy of the sources (pyproject.toml, README.md, compiler/), so no build
 folder is left in the repository and nothing stale from an earlier build can slip into it. The
 dependencies (lark, jinja2, babel, rich, and pytest for the generated tests) come from the package
-index as for any user.
+index as for any user, installed by this test's own pip into the venv (`pip --python`).
 """
 
 from __future__ import annotations
@@ -41,9 +41,12 @@ def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(base / "dist"), str(src)], base, env)
     wheels = list((base / "dist").glob("croupier-*.whl"))
     assert len(wheels) == 1, wheels
-    call([sys.executable, "-m", "venv", str(base / "venv")], base, env)
+    # a venv without pip of its own (ensurepip costs seconds): this test's pip installs into it; the
+    # wheel's modules are compiled on first import, as Python does for any module without a .pyc
+    call([sys.executable, "-m", "venv", "--without-pip", str(base / "venv")], base, env)
     bin_dir = base / "venv" / "bin"
-    call([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheels[0]), "pytest"], base, env)
+    call([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", "--no-compile",
+          str(wheels[0]), "pytest"], base, env)
     env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
     env["CROUPIER_CACHE"] = str(base / "cache")
     return bin_dir, env
