@@ -11,8 +11,8 @@ the spec's own text writes it. Printed to A4 PDF, a baccarat card takes at most 
 no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdf is a
 failure, never a skip; Playwright's own browsers are not used.
 
-Each page is loaded once per width (1000 CSS px and each phone) in one tab, and what the tests assert
-on is read from it then (`seen`); only the print test opens its pages itself.
+Each page is loaded once in one tab at 1000 CSS px, then narrowed to each phone width, and what the tests
+assert on is read from it then (`seen`); only the print test opens its pages itself.
 """
 
 from __future__ import annotations
@@ -152,39 +152,48 @@ SHAPE_JS = """() => {
 }"""
 
 
-def look_at(tab, errors: list[str], url: str, width: int, grids: list[str]) -> dict:
-    """Everything the tests assert on of one page loaded in `tab`, whose viewport is `width` CSS px wide
-    (errors: those met from the page's load to the last question asked of it)."""
+def look_at(tab, errors: list[str], url: str, grids: list[str]) -> dict[int, dict]:
+    """Everything the tests assert on of one page, as {width: facts}: the page is loaded once in `tab` at
+    1000 CSS px, read, then narrowed to each phone width and read again (errors: those met from the page's
+    load to the last question asked of it). Narrowing a loaded page lays it out as loading it at that width
+    does, since a card runs no script and loads nothing but itself: `seen` fails a page that requests
+    anything else."""
     errors.clear()
+    tab.set_viewport_size({"width": 1000, "height": 900})
     tab.goto(url, wait_until="load")
     facts = tab.evaluate(SHAPE_JS)
-    if width in PHONES:
-        facts["misfits"] = tab.evaluate(FIT_JS)
-    else:
-        facts["cells"] = tab.evaluate(CELLS_JS)
-        facts["text"] = tab.evaluate(TEXT_JS, sorted(NOT_PROSE))
-        facts["grids"] = {ident: tab.evaluate(GRID_JS, ident) for ident in grids}
-    facts["errors"] = list(errors)
-    return facts
+    facts["cells"] = tab.evaluate(CELLS_JS)
+    facts["text"] = tab.evaluate(TEXT_JS, sorted(NOT_PROSE))
+    facts["grids"] = {ident: tab.evaluate(GRID_JS, ident) for ident in grids}
+    out = {1000: facts}
+    for width in PHONES:
+        tab.set_viewport_size({"width": width, "height": 900})
+        out[width] = {**tab.evaluate(SHAPE_JS), "misfits": tab.evaluate(FIT_JS)}
+    for facts in out.values():
+        facts["errors"] = list(errors)
+    return out
 
 
 @pytest.fixture(scope="module")
 def seen(browser, site) -> dict[tuple[str, int], dict]:
-    """Every page of the site, each loaded once at each width the tests need (1000 CSS px and the phones),
-    as {(file name, width): facts}: what `look_at` collects. One tab goes from page to page (a new tab costs
+    """Every page of the site at each width the tests need (1000 CSS px and the phones), as
+    {(file name, width): facts}: what `look_at` collects. One tab goes from page to page (a new tab costs
     a renderer process; the pages hold no script, so nothing carries over from one to the next)."""
     results, _ = build_cards()
     draws = {f"{r.game.name}.{lang}.html": [t.ident for t in r.game.draws] for r in results for lang in LANGS}
     tab = browser.new_page()
     errors: list[str] = []
+    requested: list[str] = []
     tab.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     tab.on("pageerror", lambda e: errors.append(f"page error: {e}"))
     tab.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
+    tab.on("request", lambda r: requested.append(r.url))
     out = {}
-    for width in (1000, *PHONES):
-        tab.set_viewport_size({"width": width, "height": 900})
-        for path in pages(site):
-            out[(path.name, width)] = look_at(tab, errors, path.as_uri(), width, draws.get(path.name, []))
+    for path in pages(site):
+        requested.clear()
+        for width, facts in look_at(tab, errors, path.as_uri(), draws.get(path.name, [])).items():
+            out[(path.name, width)] = facts
+        assert requested == [path.as_uri()], f"{path.name} loads more than itself: {requested}"
     tab.close()
     return out
 
