@@ -2,6 +2,10 @@
 inputs that cost unbounded time or memory. Each test drives the real `croupier check`/`play`/`build`
 on a repro spec (an edit of spec/*.rules or tests/errors/base_ok.rules written to tmp_path) and
 asserts the exit code, the diagnostic's code and position, and that no traceback is printed.
+
+The first refusal, the resource bounds (a child's timeout ends a run that does not stop), the deep
+nesting (a child's own stack), devices and the fifo run `croupier` in a child process; the other
+refusals repeat that contract on other specs and call its `main` in this process (cli_run.py).
 """
 
 from __future__ import annotations
@@ -9,10 +13,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import in_child, in_process
 from conftest import ROOT
 
 from croupier import cache
@@ -25,10 +29,9 @@ TEN = (SPEC / "ten_and_a_half.rules").read_text(encoding="utf-8")
 PLAY_CARDS = ["--cards", "3S 2H 4D 2C 6H AS"]
 
 
-def croupier(*args: str, timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+def croupier(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`croupier ARGS` in a child process."""
+    return in_child(*args, timeout=timeout)
 
 
 def write(tmp_path: Path, text: str, name: str = "baccarat.rules") -> Path:
@@ -43,12 +46,14 @@ def diagnostics(out: str, code: str) -> list[tuple[int, int, str]]:
                                                               re.MULTILINE)]
 
 
-def refused(path: Path, code: str, *commands: str) -> list[tuple[int, int, str]]:
-    """Run check (and the other commands) on `path`: each exits 1 with diagnostic `code`, never a traceback."""
+def refused(path: Path, code: str, *commands: str, child: bool = False) -> list[tuple[int, int, str]]:
+    """Run check (and the other commands) on `path`: each exits 1 with diagnostic `code`, never a traceback
+    (in a child process if `child`, else in this one)."""
     found = None
+    run = croupier if child else in_process
     for command in ("check", *commands):
         extra = PLAY_CARDS if command == "play" else (["--out", str(path.parent / "out")] if command == "build" else [])
-        r = croupier(command, str(path), *extra)
+        r = run(command, str(path), *extra)
         assert r.returncode == 1, (command, r.stdout, r.stderr)
         assert "Traceback" not in r.stderr + r.stdout
         found = diagnostics(r.stderr, code)
@@ -66,7 +71,7 @@ def test_a_hand_named_error(tmp_path: Path) -> None:
     text = BASE_OK.replace("hand b ", "hand error ").replace("deal p, b, p, b", "deal p, error, p, error").replace(
         "total(b)", "total(error)")
     path = write(tmp_path, text, "g.rules")
-    assert refused(path, "E0116", "play") [0][:2] == (line_of(text, "hand error"), 6)
+    assert refused(path, "E0116", "play", child=True)[0][:2] == (line_of(text, "hand error"), 6)
 
 
 @pytest.mark.parametrize("name", ["banker_total", "returns", "cards_used", "error"])
@@ -103,7 +108,7 @@ def test_two_hundred_nested_operators(tmp_path: Path, op: str) -> None:
     else:
         text = BACCARAT.replace("draw player by total(player)", "draw player by " + op * 200 + "total(player)")
     path = write(tmp_path, text)
-    (line, _column, message), = refused(path, "E0005", "play", "build")
+    (line, _column, message), = refused(path, "E0005", "play", "build", child=True)
     assert line == line_of(text, op * 200) and "more than 50" in message
 
 
@@ -160,9 +165,9 @@ def test_a_chain_of_twelve_variants(tmp_path: Path) -> None:
     write(tmp_path, BACCARAT.replace("game baccarat ", "game v0 "), "v0.rules")
     for i in range(1, 13):
         write(tmp_path, f'game v{i} extends v{i - 1} "V{i}" zh-Hant "V{i}" zh-Hans "V{i}"\n', f"v{i}.rules")
-    r = croupier("check", "--no-stale", str(tmp_path / "v12.rules"))
+    r = in_process("check", "--no-stale", str(tmp_path / "v12.rules"))
     assert r.returncode == 0, r.stderr
-    r = croupier("play", str(tmp_path / "v12.rules"), *PLAY_CARDS, "--json")
+    r = in_process("play", str(tmp_path / "v12.rules"), *PLAY_CARDS, "--json")
     assert r.returncode == 0 and '"outcome": "player"' in r.stdout
 
 
@@ -170,14 +175,14 @@ def test_a_chain_of_twelve_variants(tmp_path: Path) -> None:
 def test_a_five_megabyte_label_line(tmp_path: Path) -> None:
     text = BACCARAT.replace('"Baccarat"', '"' + "x" * 5_000_000 + '"', 1)
     path = write(tmp_path, text)
-    (line, column, message), = refused(path, "E0004")
+    (line, column, message), = refused(path, "E0004", child=True)
     assert (line, column) == (1, 1) and "1,000,000 bytes" in message
 
 
 def test_a_line_longer_than_ten_thousand_characters(tmp_path: Path) -> None:
     text = BACCARAT.replace('"Baccarat"', '"' + "x" * 20_000 + '"', 1)
     path = write(tmp_path, text)
-    (line, column, message), = refused(path, "E0004", "play")
+    (line, column, message), = refused(path, "E0004", "play", child=True)
     assert (line, column) == (line_of(text, "xxxx"), 10_001) and "10,000 characters" in message
 
 
@@ -200,7 +205,7 @@ def test_a_fifo_base_does_not_hang(tmp_path: Path) -> None:
 def test_seats_beyond_the_bound(tmp_path: Path) -> None:
     text = TEN.replace("seats 2..5 ", "seats 2..100000000000000000000 ")
     path = write(tmp_path, text, "ten_and_a_half.rules")
-    (line, column, message), = refused(path, "E0133")
+    (line, column, message), = refused(path, "E0133", child=True)
     assert (line, column) == (line_of(text, "seats 2.."), 1) and "more than 10" in message
 
 
@@ -208,7 +213,7 @@ def test_hand_size_times_wild_cards_is_bounded(tmp_path: Path) -> None:
     # the survey goes by signature (issue 14): a whole deck in one hand with two wild cards passes its bound
     text = TEN.replace("hand size 1..5 ", "hand size 1..54 ")
     path = write(tmp_path, text, "ten_and_a_half.rules")
-    (line, column, message), = refused(path, "E0133")
+    (line, column, message), = refused(path, "E0133", child=True)
     assert (line, column) == (line_of(text, "hand size"), 1) and "400,000" in message
 
 
@@ -216,9 +221,9 @@ def test_hand_size_times_wild_cards_is_bounded(tmp_path: Path) -> None:
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "baccarat.rules"
     path.write_bytes(b"\xef\xbb\xbf" + BACCARAT.encode("utf-8"))
-    r = croupier("check", "--no-stale", str(path))
+    r = in_process("check", "--no-stale", str(path))
     assert r.returncode == 0, r.stderr
-    r = croupier("play", str(path), *PLAY_CARDS, "--json")
+    r = in_process("play", str(path), *PLAY_CARDS, "--json")
     assert r.returncode == 0 and '"outcome": "player"' in r.stdout
 
 
