@@ -207,7 +207,9 @@ def test_the_exit_code_and_the_json_and_html_forms(tmp_path, capsys):
     assert "--draw" in page  # the cards' own style sheet
 
 
-def test_git_revisions(tmp_path):
+def test_git_revisions(tmp_path, capsys, monkeypatch):
+    """Revisions read from git: the first diff is a real `croupier diff` process run in the repository (its
+    exit code and output); the others repeat the command through `main` in this process."""
     repo = tmp_path / "repo"
     (repo / "spec").mkdir(parents=True)
     for name in ("baccarat.rules", "baccarat_no_commission.rules"):
@@ -225,13 +227,15 @@ def test_git_revisions(tmp_path):
                          text=True)
     assert one.returncode == 1, one.stderr  # the variant changed through its base, read at the same revision
     assert "total(banker) = 3, value(third(player)) = 8: stand → draw" in one.stdout
-    both = subprocess.run(cmd + ["HEAD~1..HEAD", "spec/"], cwd=repo, capture_output=True, text=True)
-    assert both.returncode == 1 and both.stdout.count("croupier diff: ") == 2
-    assert both.stdout.count("      total(banker) = 3, value(third(player)) = 8: stand → draw") == 2
-    same = subprocess.run(cmd + ["HEAD", "spec/"], cwd=repo, capture_output=True, text=True)
-    assert same.returncode == 0 and same.stdout.count("No change in play.") == 2
-    bad = subprocess.run(cmd + ["nosuchrev", "spec/baccarat.rules"], cwd=repo, capture_output=True, text=True)
-    assert bad.returncode == 2 and "neither a spec file nor a git revision" in bad.stderr
+    monkeypatch.chdir(repo)
+    capsys.readouterr()
+    assert main(["diff", "HEAD~1..HEAD", "spec/"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("croupier diff: ") == 2
+    assert out.count("      total(banker) = 3, value(third(player)) = 8: stand → draw") == 2
+    assert main(["diff", "HEAD", "spec/"]) == 0 and capsys.readouterr().out.count("No change in play.") == 2
+    assert main(["diff", "nosuchrev", "spec/baccarat.rules"]) == 2
+    assert "neither a spec file nor a git revision" in capsys.readouterr().err
 
 
 def test_a_model_field_without_a_rule_stops_the_diff(monkeypatch):
