@@ -166,7 +166,12 @@ def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = Tru
             ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None]:
     """(the definition starting at line `lineno`, column `column`, parsed with `pass` for its body; the
     indentation of its body, "" when the body is on the header's line; its docstring or None). Raises
-    `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone."""
+    `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone.
+
+    The usual header, read by `_plain_header` without the tokenizer, gives the same answer."""
+    plain = _plain_header(lines, lineno, column, docstring)
+    if plain is not None:
+        return plain
     fed: list[str] = []
     rows = itertools.chain([lines[lineno - 1][column:]], itertools.islice(lines, lineno, None))
 
@@ -212,6 +217,64 @@ def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = Tru
     if after.type != tokenize.NEWLINE or set(prefix) & set("fFbB"):
         raise _Unusual  # an expression that starts with a string, or not a plain string
     return node, indent, ast.literal_eval(tok.string)
+
+
+_STRING_START = re.compile(r"[A-Za-z]{1,2}['\"]")  # a prefixed string literal: r"", rb'', f"" ...
+
+
+def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
+                  ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None] | None:
+    """What `_header` answers, for the usual header only: one line ending in its one `:` outside brackets,
+    holding no string, comment or backslash; its body on the lines below, first a plain triple-quoted
+    docstring on its own (no backslash in it) or no string at all. None for anything else.
+
+    On such a line the brackets counted by character are those the tokenizer counts, so the header is the
+    whole line and is parsed exactly as `_header` parses it; and where the body's first statement is not
+    a string, nor a prefixed one, nor in parentheses, the tokenizer would find no docstring either."""
+    head = lines[lineno - 1][column:].rstrip()
+    if not head.endswith(":") or any(c in head for c in "#'\"\\"):
+        return None
+    depth = colons = 0
+    for ch in head:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ":" and depth == 0:
+            colons += 1
+    if depth or colons != 1:
+        return None
+    node = ast.parse(head + " pass").body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return None
+    if not docstring:
+        return node, "", None
+    row = lineno
+    while row < len(lines) and (not lines[row].strip(" \t") or lines[row].lstrip(" \t").startswith("#")):
+        row += 1
+    if row == len(lines):
+        return None
+    first = lines[row].lstrip(" \t")
+    indent = lines[row][:len(lines[row]) - len(first)]
+    if not indent or _STRING_START.match(first):
+        return None
+    if first[0].isalpha() or first[0] == "_":
+        return node, indent, None  # a statement that starts with a name: no docstring
+    if not first.startswith('"""'):
+        return None
+    doc, line = [], first[3:]
+    while (end := line.find('"""')) < 0:
+        doc.append(line)
+        row += 1
+        if row == len(lines):
+            return None
+        line = lines[row]
+    doc.append(line[:end])
+    rest = line[end + 3:].strip(" \t")
+    text = "\n".join(doc)
+    if "\\" in text or (rest and not rest.startswith("#")):
+        return None
+    return node, indent, text
 
 
 def call_lines(calls: list[Call]) -> list[str]:
