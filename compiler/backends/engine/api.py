@@ -11,12 +11,12 @@ comes from. The imports are the standard-library names the code uses, no more.
 
 from __future__ import annotations
 
+import _symtable
 import ast
 import builtins
 import inspect
 import itertools
 import re
-import symtable
 import textwrap
 import tokenize
 from collections.abc import Callable
@@ -367,37 +367,47 @@ def _symbols(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     return _scan(text)[:3]
 
 
+# the kinds of scope and the flags of a name in the symbol table (`symtable` reads the same ones)
+_FUNCTION, _CLASS = _symtable.TYPE_FUNCTION, _symtable.TYPE_CLASS
+_USE, _DEF_LOCAL, _DEF_PARAM, _DEF_IMPORT = _symtable.USE, _symtable.DEF_LOCAL, _symtable.DEF_PARAM, _symtable.DEF_IMPORT
+
+
 @lru_cache(maxsize=512)
 def _scan(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str, int, tuple[int, ...]], ...]]:
     """`_symbols`, and the functions and classes of the module's own scope, in order: (`def` or
-    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table."""
+    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table.
+
+    The table is read as `symtable` reads it, from the C module behind it (`_symtable`): each scope's
+    names with their flags, and its child scopes. `symtable`'s own objects answer the same (a test
+    holds them equal) but look every name's flags up among all the child scopes of its scope, which
+    takes twice as long as building the table."""
     read: set[str] = set()
     bound: set[str] = set()
     stored: set[str] = set()
-    module = symtable.symtable(text, "<piece>", "exec")
+    module = _symtable.symtable(text, "<piece>", "exec")
     top = []
-    for child in module.get_children():
-        kind = {"function": "def", "class": "class"}.get(child.get_type(), "")  # "": another kind of scope
-        inits = tuple(sorted(c.get_lineno() for c in child.get_children()
-                             if c.get_name() == "__init__" and c.get_type() == "function")) if kind == "class" else ()
-        top.append((kind, child.get_name(), child.get_lineno(), inits))
+    for child in module.children:
+        kind = "def" if child.type == _FUNCTION else "class" if child.type == _CLASS else ""  # "": another kind
+        inits = tuple(sorted(c.lineno for c in child.children
+                             if c.name == "__init__" and c.type == _FUNCTION)) if kind == "class" else ()
+        top.append((kind, child.name, child.lineno, inits))
     top.sort(key=lambda item: item[2])
     tables = [module]
     while tables:
         table = tables.pop()
-        if table.get_type() == "class":
+        if table.type == _CLASS:
             bound.add("__class__")
-        for symbol in table.get_symbols():
-            name = symbol.get_name()
+        namespaces = {child.name for child in table.children}  # a name a `def` or `class` defines here
+        for name, flags in table.symbols.items():
             if name.startswith("."):
                 continue
-            if symbol.is_referenced():
+            if flags & _USE:
                 read.add(name)
-            if symbol.is_assigned() or symbol.is_imported() or symbol.is_parameter():
+            if flags & (_DEF_LOCAL | _DEF_IMPORT | _DEF_PARAM):
                 bound.add(name)
-            if symbol.is_assigned() and not (symbol.is_parameter() or symbol.is_imported() or symbol.is_namespace()):
+            if flags & _DEF_LOCAL and not (flags & (_DEF_PARAM | _DEF_IMPORT) or name in namespaces):
                 stored.add(name)
-        tables.extend(table.get_children())
+        tables.extend(table.children)
     return frozenset(read), frozenset(bound), frozenset(read | stored), tuple(top)
 
 
