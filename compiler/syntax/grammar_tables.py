@@ -159,9 +159,11 @@ def keeping_all_tokens(data: dict, memo: dict) -> None:
                     symbol["filter_out"] = False
 
 
-def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, lexer_callbacks: dict | None = None):
+def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, lexer_callbacks: dict | None = None,
+         root_first: bool = True):
     """The parser from the data module (with `keep_all_tokens`, that parser keeping every token), or None
-    when the module is missing or was made from another grammar text, other options or another Lark."""
+    when the module is missing or was made from another grammar text, other options or another Lark.
+    Its contextual lexer matches with the root scanner first (`root_lexer`) unless `root_first` is False."""
     import lark
 
     try:
@@ -173,7 +175,11 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
     data, memo = decode(made.TABLES)
     if keep_all_tokens:
         keeping_all_tokens(data, memo)
-    extra = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+    extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+    if root_first:
+        from croupier.syntax.root_lexer import RootFirstLexer
+
+        extra["_plugins"] = {"ContextualLexer": RootFirstLexer}
     return lark.Lark._load_from_dict(data, memo, postlex=postlex, **extra)
 
 
