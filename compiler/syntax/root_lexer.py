@@ -27,6 +27,7 @@ one the state accepts, it is the state's answer too. Callbacks given to Lark
 from __future__ import annotations
 
 import re
+from copy import copy
 
 from lark.lexer import BasicLexer, ContextualLexer, LexError, PatternStr, Token, UnlessCallback
 
@@ -132,6 +133,18 @@ class _Plan:
         return value, type_, final
 
 
+class _StateLexers(dict):
+    """Parser state → its lexer, made the first time the state is met (a state never met costs nothing)."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, state: int) -> StateLexer:
+        lexer = self[state] = self._make(state)
+        return lexer
+
+
 # a backreference in a terminal's pattern would count its groups differently in another alternation
 _BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
 
@@ -142,11 +155,18 @@ class RootFirstLexer(ContextualLexer):
     BasicLexer = StateLexer
 
     def __init__(self, conf, states, always_accept=()) -> None:
-        super().__init__(conf, states, always_accept)
-        self.root_lexer._root = None
-        for lexer in self.lexers.values():
-            if lexer is not self.root_lexer:
+        if not conf.skip_validation:  # Lark's way: every state's lexer made now, its terminals checked
+            super().__init__(conf, states, always_accept)
+            for lexer in self.lexers.values():
                 lexer._root = self
+        else:  # tables loaded (their terminals checked when they were built): a state's lexer made when met
+            trad_conf = copy(conf)
+            trad_conf.terminals = list(conf.terminals)
+            self._states, self._always, self._conf = states, set(always_accept), trad_conf
+            self._by_accepts: dict[frozenset[str], StateLexer] = {}
+            self.lexers = _StateLexers(self._state_lexer)
+            self.root_lexer = self.BasicLexer(trad_conf, None)
+        self.root_lexer._root = None
         self.conf = conf
         self.scanner = None
         self.usable: bool | None = None
@@ -154,6 +174,20 @@ class RootFirstLexer(ContextualLexer):
         self.unless: dict[str, tuple] = {}  # pattern → the strings its callback turns a match into, in order
         self.rank = {t.name: i for i, t in enumerate(self.root_lexer.terminals)}  # the order of every scanner
         self._patterns: dict[str, re.Pattern] = {}
+
+    def _state_lexer(self, state: int) -> StateLexer:
+        """The lexer of a parser state, as Lark's `ContextualLexer` makes it: one for each set of terminals
+        a state accepts (with the ignored ones and those always accepted)."""
+        accepts = self._states[state]
+        key = frozenset(accepts)
+        lexer = self._by_accepts.get(key)
+        if lexer is None:
+            conf = copy(self._conf)
+            names = set(accepts) | set(conf.ignore) | self._always
+            conf.terminals = [conf.terminals_by_name[n] for n in names if n in conf.terminals_by_name]
+            lexer = self._by_accepts[key] = self.BasicLexer(conf, None)
+            lexer._root = self
+        return lexer
 
     def ready(self) -> bool:
         """Whether the states' lexers may match with the root scanner first: the root scanner is built
