@@ -28,6 +28,7 @@ import hashlib
 import json
 import sys
 from collections import deque
+from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
@@ -89,13 +90,16 @@ def encode(data: dict, memo: dict) -> str:
     return json.dumps([flat, memo], ensure_ascii=True, separators=(",", ":"))
 
 
-def decode(text: str) -> tuple[dict, dict]:
+def decode(text: str, lark_form: bool = True) -> tuple[dict, dict]:
     """(data, memo) back from `encode`'s text: the states back into Lark's form, and what JSON changes
     (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
-    equals what was encoded)."""
+    equals what was encoded). Without `lark_form` the states stay in `encode`'s lists, for
+    `CompactTablesParser` to read in one pass."""
     data, memo = json.loads(text)
     table = data["parser"]["parser"]
     table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
+    if not lark_form:
+        return data, _memo(memo)
     rules: dict[int, dict] = {}
     states = {}
     for number, (shift_terms, targets, reduce_terms, by) in enumerate(table["states"]):
@@ -103,12 +107,41 @@ def decode(text: str) -> tuple[dict, dict]:
         states[number] = dict(zip(shift_terms, zip(repeat(0), targets)))
         states[number].update(zip(reduce_terms, zip(repeat(1), refs)))
     table["states"] = states
+    return data, _memo(memo)
+
+
+def _memo(memo: dict) -> dict:
     memo = {int(i): value for i, value in memo.items()}
     for value in memo.values():  # a rule's options hold the one tuple of the memo
         options = value.get("options")
         if isinstance(options, dict) and isinstance(options.get("empty_indices"), list):
             options["empty_indices"] = tuple(options["empty_indices"])
-    return data, memo
+    return memo
+
+
+@lru_cache(maxsize=1)
+def compact_tables_parser():
+    """Lark's LALR parser class reading its table from `encode`'s lists (a plugin of `Lark._load_from_dict`):
+    each state's actions made at once, in Lark's order (shifts, then reductions), where Lark's own
+    `deserialize` would read them from the dicts `decode` first makes, a second pass over every state."""
+    from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+    from lark.parsers.lalr_parser import LALR_Parser, _Parser
+
+    class CompactTablesParser(LALR_Parser):
+        @classmethod
+        def deserialize(cls, data, memo, callbacks, debug=False):
+            tokens = data["tokens"]
+            states = {}
+            for number, (shift_terms, targets, reduce_terms, by) in enumerate(data["states"]):
+                actions = {tokens[t]: (Shift, target) for t, target in zip(shift_terms, targets)}
+                actions.update({tokens[t]: (Reduce, memo[rule]) for t, rule in zip(reduce_terms, by)})
+                states[number] = actions
+            inst = cls.__new__(cls)
+            inst._parse_table = IntParseTable(states, data["start_states"], data["end_states"])
+            inst.parser = _Parser(inst._parse_table, callbacks, debug)
+            return inst
+
+    return CompactTablesParser
 
 
 def serialised(lark) -> tuple[dict, dict]:
@@ -172,15 +205,17 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
         return None
     if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
         return None
-    data, memo = decode(made.TABLES)
+    data, memo = decode(made.TABLES, lark_form=False)
     if keep_all_tokens:
         keeping_all_tokens(data, memo)
     extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+    plugins = {"LALR_Parser": compact_tables_parser()}
     if root_first:
         from croupier.syntax.root_lexer import RootFirstLexer
 
-        extra["_plugins"] = {"ContextualLexer": RootFirstLexer}
-    return lark.Lark._load_from_dict(data, memo, postlex=postlex, **extra)
+        plugins["ContextualLexer"] = RootFirstLexer
+    return lark.Lark._load_from_dict(data, memo, postlex=postlex, _plugins=plugins, **extra)
+
 
 
 def main(argv: list[str] | None = None) -> int:
