@@ -101,6 +101,12 @@ def test_it_takes_the_shortcut_and_keeps_lexer_callbacks():
     assert len(fast_lines) > 1000
     lexer = fast.parser.lexer.lexer
     assert lexer.ready()  # the shortcut is taken: few states built a scanner of their own
+    # the root scanner, built from what the tables module recorded, is the one Lark builds itself
+    assert lexer.scanner_parts is not None
+    assert grammar_tables.root_scanner_parts(fast) == grammar_tables.root_scanner_parts(lark)
+    mine, lark_root = lexer.root_lexer, lark.parser.lexer.lexer.root_lexer
+    assert [t.name for t in mine.scanner.terminals] == [t.name for t in lark_root.scanner.terminals]
+    assert [m.pattern for m in mine.scanner._mres] == [m.pattern for m in lark_root.scanner._mres]
     met = {id(s): s for s in lexer.lexers.values()}  # the states' lexers are made when their state is met
     assert len(lexer.lexers) < len(lark.parser.lexer.lexer.lexers)
     assert sum(s._scanner is not None for s in met.values()) < len(met) // 4

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from copy import copy
 
-from lark.lexer import BasicLexer, ContextualLexer, LexError, PatternStr, Token, UnlessCallback
+from lark.lexer import BasicLexer, ContextualLexer, LexError, PatternStr, Scanner, Token, UnlessCallback
 
 
 class StateLexer(BasicLexer):
@@ -174,6 +174,7 @@ class RootFirstLexer(ContextualLexer):
         self.unless: dict[str, tuple] = {}  # pattern → the strings its callback turns a match into, in order
         self.rank = {t.name: i for i, t in enumerate(self.root_lexer.terminals)}  # the order of every scanner
         self._patterns: dict[str, re.Pattern] = {}
+        self.scanner_parts: dict | None = None  # what Lark made of the root's terminals (`grammar_tables`)
 
     def _state_lexer(self, state: int) -> StateLexer:
         """The lexer of a parser state, as Lark's `ContextualLexer` makes it: one for each set of terminals
@@ -202,6 +203,8 @@ class RootFirstLexer(ContextualLexer):
             return False
         if any(_BACKREFERENCE.search(t.pattern.to_regexp()) for t in root.terminals):
             return False
+        if self.scanner_parts is not None and root._scanner is None:
+            self._build_root_scanner(self.scanner_parts)
         self.scanner = root.scanner
         kept = {t.name for t in self.scanner.terminals}
         self.left_out = frozenset(t.name for t in root.terminals if t.name not in kept)
@@ -218,6 +221,26 @@ class RootFirstLexer(ContextualLexer):
         # the strings the root leaves out are those its patterns' callbacks hold, all without flags
         return self.left_out == {s.name for s in strings} and all(
             isinstance(t.pattern, PatternStr) for t in root.terminals if t.name in self.left_out)
+
+    def _build_root_scanner(self, parts: dict) -> None:
+        """Build the root lexer's scanner and callbacks as Lark's `BasicLexer._build_scanner` does, from what
+        Lark made of the same terminals when the tables were computed (`grammar_tables.root_scanner_parts`):
+        the same alternation and string callbacks, without testing every string against every pattern."""
+        root = self.root_lexer
+        by_name = {t.name: t for t in root.terminals}
+        left_out, unless = set(parts["left_out"]), parts["unless"]
+        if not left_out <= by_name.keys() or not all(
+                r in by_name and set(strings) <= by_name.keys() for r, strings in unless.items()):
+            return  # not these terminals: Lark builds the scanner
+        if root.user_callbacks.keys() & unless.keys():
+            return  # Lark chains the two callbacks
+
+        def scanner(terminals: list) -> Scanner:
+            return Scanner(terminals, root.g_regex_flags, root.re, root.use_bytes)
+
+        callback = {r: UnlessCallback(scanner([by_name[s] for s in strings])) for r, strings in unless.items()}
+        root.callback = {**callback, **root.user_callbacks}
+        root._scanner = scanner([t for t in root.terminals if t.name not in left_out])
 
     def pattern(self, terminal) -> re.Pattern:
         """A terminal's own pattern, compiled once."""
