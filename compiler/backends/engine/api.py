@@ -226,7 +226,7 @@ def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
                   ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None] | None:
     """What `_header` answers, for the usual header only: one line ending in its one `:` outside brackets,
     holding no string, comment or backslash; its body on the lines below, first a plain triple-quoted
-    docstring on its own (no backslash in it) or no string at all. None for anything else.
+    docstring on its own or no string at all. None for anything else.
 
     On such a line the brackets counted by character are those the tokenizer counts, so the header is the
     whole line and is parsed exactly as `_header` parses it; and where the body's first statement is not
@@ -263,7 +263,7 @@ def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
     if not first.startswith('"""'):
         return None
     doc, line = [], first[3:]
-    while (end := line.find('"""')) < 0:
+    while (end := _closing_quotes(line)) < 0:
         doc.append(line)
         row += 1
         if row == len(lines):
@@ -271,10 +271,26 @@ def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
         line = lines[row]
     doc.append(line[:end])
     rest = line[end + 3:].strip(" \t")
-    text = "\n".join(doc)
-    if "\\" in text or (rest and not rest.startswith("#")):
+    if rest and not rest.startswith("#"):
         return None
-    return node, indent, text
+    text = "\n".join(doc)
+    return node, indent, ast.literal_eval(f'"""{text}"""') if "\\" in text else text
+
+
+def _closing_quotes(line: str) -> int:
+    """Where `\"\"\"` closes a string on this line of its text (not after a backslash, which escapes the
+    character after it), or -1. A backslash ending the line escapes the line's end: none carries over."""
+    if "\\" not in line:
+        return line.find('"""')
+    escaped = False
+    for i, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"' and line.startswith('"""', i):
+            return i
+    return -1
 
 
 def call_lines(calls: list[Call]) -> list[str]:
