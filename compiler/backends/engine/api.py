@@ -305,15 +305,30 @@ def call_lines(calls: list[Call]) -> list[str]:
             first = pad
         else:
             first = f"{sig:<{SIGNATURE + 4}}"
-        out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
+        if _fits(summary, WIDTH - len(first)):
+            out.append(first + summary)  # what `textwrap.wrap` gives a text that fits on the first line
+        else:
+            out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
     return out
+
+
+_TEXTWRAP_WHITESPACE = frozenset("\t\n\x0b\x0c\r")  # what `textwrap` turns into spaces
+
+
+def _fits(text: str, width: int) -> bool:
+    """Whether `textwrap.wrap` would give `text` back whole on one line of `width` characters: it fits,
+    has something to show, no blank at either end (dropped) and no whitespace textwrap would replace."""
+    return (0 < len(text) <= width and not text[0].isspace() and not text[-1].isspace()
+            and not _TEXTWRAP_WHITESPACE.intersection(text))
 
 
 def wrapped(lines: list[str]) -> list[str]:
     """Prose lines wrapped to the docstring's width (each made inert by `safe_text`)."""
     out = []
     for line in lines:
-        out.extend(textwrap.wrap(safe_text(line), WIDTH, break_on_hyphens=False) if line else [""])
+        text = safe_text(line)
+        out.extend(([text] if _fits(text, WIDTH) else textwrap.wrap(text, WIDTH, break_on_hyphens=False))
+                   if line else [""])
     return out
 
 
