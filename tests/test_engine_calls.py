@@ -60,6 +60,13 @@ AWKWARD = {
         class genexpr:
             """A class so named."""
         ''',
+    "docstrings with escapes": r'''
+        def escaped():
+            """Quotes \"""inside\""" and a \\ backslash, a \t tab."""
+        def continued():
+            """A line \
+            joined."""  # a comment
+        ''',
     "a string holding lines that look like definitions": '''
         TEXT = """
         def fake(): pass
@@ -133,3 +140,19 @@ def test_the_symbol_scan_reads_what_symtable_reads(text):
     read, bound, used, top = api._scan(text)
     assert (set(read), set(bound), set(used), list(top)) == symbols_by_symtable(text)
     assert "__class__" in bound or "class" not in {kind for kind, *_ in top}
+
+
+def test_a_line_that_fits_is_what_textwrap_gives():
+    import random
+
+    rng = random.Random(16)
+    alphabet = "ab c-\t\n.,\u00e9\u00a0\u2003 xy"
+    fitting = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 14)))
+        width = rng.randrange(1, 16)
+        if api._fits(text, width):
+            fitting += 1
+            assert textwrap.wrap(text, width + 4, initial_indent="  s ", subsequent_indent="    ") == ["  s " + text]
+            assert textwrap.wrap(text, width, break_on_hyphens=False) == [text]
+    assert fitting > 1000
