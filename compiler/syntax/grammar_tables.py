@@ -237,10 +237,11 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
 
         plugins["ContextualLexer"] = RootFirstLexer
     loaded = lark.Lark._load_from_dict(data, memo, postlex=postlex, _plugins=plugins, **extra)
-    if root_first:
-        loaded.parser.lexer.lexer.scanner_parts = json.loads(made.ROOT_SCANNER)
+    lexer = loaded.parser.lexer
+    lexer = getattr(lexer, "lexer", lexer)  # behind the indenter (`postlex`), when there is one
+    if root_first and isinstance(lexer, RootFirstLexer):
+        lexer.scanner_parts = json.loads(made.ROOT_SCANNER)
     return loaded
-
 
 
 def main(argv: list[str] | None = None) -> int:
