@@ -60,6 +60,13 @@ AWKWARD = {
         class genexpr:
             """A class so named."""
         ''',
+    "docstrings with escapes": r'''
+        def escaped():
+            """Quotes \"""inside\""" and a \\ backslash, a \t tab."""
+        def continued():
+            """A line \
+            joined."""  # a comment
+        ''',
     "a string holding lines that look like definitions": '''
         TEXT = """
         def fake(): pass
@@ -95,3 +102,57 @@ def test_awkward_calls_read_by_hand():
     assert [c.name for c in api._calls(text)] == ["listcomp", "genexpr"]
     text = textwrap.dedent(AWKWARD["a string holding lines that look like definitions"])
     assert [(c.name, c.summary) for c in api._calls(text)] == [("real", "Real.")]
+
+
+def symbols_by_symtable(text: str):
+    """What `api._scan` answers, read through the public `symtable` module's objects."""
+    import symtable
+
+    read, bound, stored, top = set(), set(), set(), []
+    module = symtable.symtable(text, "<piece>", "exec")
+    for child in module.get_children():
+        kind = {"function": "def", "class": "class"}.get(child.get_type(), "")
+        inits = tuple(sorted(c.get_lineno() for c in child.get_children()
+                             if c.get_name() == "__init__" and c.get_type() == "function")) if kind == "class" else ()
+        top.append((kind, child.get_name(), child.get_lineno(), inits))
+    tables = [module]
+    while tables:
+        table = tables.pop()
+        if table.get_type() == "class":
+            bound.add("__class__")
+        for symbol in table.get_symbols():
+            name = symbol.get_name()
+            if name.startswith("."):
+                continue
+            if symbol.is_referenced():
+                read.add(name)
+            if symbol.is_assigned() or symbol.is_imported() or symbol.is_parameter():
+                bound.add(name)
+            if symbol.is_assigned() and not (symbol.is_parameter() or symbol.is_imported() or symbol.is_namespace()):
+                stored.add(name)
+        tables.extend(table.get_children())
+    return read, bound, read | stored, sorted(top, key=lambda item: item[2])
+
+
+@pytest.mark.parametrize("text", [p.read_text(encoding="utf-8") for p in SOURCES] + [
+    textwrap.dedent(t) for t in AWKWARD.values()], ids=[p.name for p in SOURCES] + list(AWKWARD))
+def test_the_symbol_scan_reads_what_symtable_reads(text):
+    read, bound, used, top = api._scan(text)
+    assert (set(read), set(bound), set(used), list(top)) == symbols_by_symtable(text)
+    assert "__class__" in bound or "class" not in {kind for kind, *_ in top}
+
+
+def test_a_line_that_fits_is_what_textwrap_gives():
+    import random
+
+    rng = random.Random(16)
+    alphabet = "ab c-\t\n.,\u00e9\u00a0\u2003 xy"
+    fitting = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 14)))
+        width = rng.randrange(1, 16)
+        if api._fits(text, width):
+            fitting += 1
+            assert textwrap.wrap(text, width + 4, initial_indent="  s ", subsequent_indent="    ") == ["  s " + text]
+            assert textwrap.wrap(text, width, break_on_hyphens=False) == [text]
+    assert fitting > 1000

@@ -23,6 +23,10 @@ from croupier.diagnostics import Span
 from croupier.syntax.printer import ExprPrinter
 from croupier.syntax.visitor import Node, NodeVisitor
 
+# A subclass that adds no field is not decorated with `@dataclass` again: it inherits its base's generated
+# `__init__`, `__repr__`, `__eq__` (and `__hash__`, frozen `__setattr__`), which read the instance's own class;
+# decorating it would only compile the same methods once more at every start-up.
+
 # the types of expressions
 NUM, BOOL, HAND, CARDS, CARD, ROLE, CLASS, BET, RANK, SUIT = (
     "number", "condition", "hand", "cards", "card", "seat", "card class", "bet", "rank", "suit")
@@ -54,77 +58,62 @@ class Name(Expr):
     name: str
 
 
-@dataclass(frozen=True)
 class HandRef(Name):
     """A hand of a dealt round (`player`)."""
 
 
-@dataclass(frozen=True)
 class EventRef(Name):
     """A named event of a dealt round (`natural`): whether it holds."""
 
 
-@dataclass(frozen=True)
 class BetRef(Name):
     """A bet, in the valid-bet rule (`placed(banker)`)."""
 
 
-@dataclass(frozen=True)
 class ClassRef(Name):
     """A card class, in a hand-type predicate (`count(face)`)."""
 
 
-@dataclass(frozen=True)
 class HandFact(Name):
     """A fact of the hand a hand-type predicate tests: `count`, `total`, `wild`."""
 
 
-@dataclass(frozen=True)
 class TableFact(Name):
     """A fact of the seated table, in a table formula: `poorest`, `players`, `banker`."""
 
 
-@dataclass(frozen=True)
 class FormulaRef(Name):
     """A table formula (a top-level `let`), in a settlement formula."""
 
 
-@dataclass(frozen=True)
 class LetRef(Name):
     """An earlier `let` of the settle block."""
 
 
-@dataclass(frozen=True)
 class RoleRef(Name):
     """A seat's role in the pair being settled: `winner`, `loser`, `banker`, `player`."""
 
 
-@dataclass(frozen=True)
 class PairFact(Name):
     """A fact of the pair being settled: `tied`."""
 
 
-@dataclass(frozen=True)
 class RoundFormulaRef(FormulaRef):
     """A named formula of a dealt round (a top-level `let`), read of the round."""
 
 
-@dataclass(frozen=True)
 class RoundFact(Name):
     """A fact of a finished dealt round: `cards_used` (how many cards the round used)."""
 
 
-@dataclass(frozen=True)
 class RankName(Name):
     """A rank of the shoe, compared with a card's rank: `rank(first(player)) = K`."""
 
 
-@dataclass(frozen=True)
 class SuitName(Name):
     """A suit of the shoe, by its letter: `suit(first(player)) = H`."""
 
 
-@dataclass(frozen=True)
 class CardName(Name):
     """A single card of the shoe, by its code: `first(player) = KD`."""
 
@@ -164,12 +153,10 @@ class IsTest(Expr):
     what: str
 
 
-@dataclass(frozen=True)
 class OutcomeIs(IsTest):
     """`outcome is banker`: the round's outcome is the one named."""
 
 
-@dataclass(frozen=True)
 class TypeIs(IsTest):
     """`winner is bust`: the hand of the seat in that role (`subject`) is of the hand type named."""
 

@@ -17,6 +17,10 @@ from croupier.semantics.bet_model import Bet, BetRule, Payout, PayoutRow, Payout
 from croupier.semantics.expr import Expr, expr_text, names_used, role_arguments
 from croupier.semantics.items import Item, Labels
 
+# A subclass that adds no field is not decorated with `@dataclass` again: it inherits its base's generated
+# `__init__`, `__repr__`, `__eq__` (and `__hash__`, frozen `__setattr__`), which read the instance's own class;
+# decorating it would only compile the same methods once more at every start-up.
+
 STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 STANDARD_SUITS = ("S", "H", "C", "D")
 
@@ -34,7 +38,6 @@ class Source:
         return self.labels.get(lang, self.description)
 
 
-@dataclass
 class Assumption(Item):
     """A choice the sources leave open, stated in the spec and shown on the card."""
 

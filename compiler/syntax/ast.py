@@ -26,6 +26,10 @@ from croupier.syntax.expr_ast import (  # noqa: F401 - re-exported: the expressi
     Num,
 )
 
+# A subclass that adds no field is not decorated with `@dataclass` again: it inherits its base's generated
+# `__init__`, `__repr__`, `__eq__` (and `__hash__`, frozen `__setattr__`), which read the instance's own class;
+# decorating it would only compile the same methods once more at every start-up.
+
 # ---- statements --------------------------------------------------------------
 
 
@@ -93,7 +97,6 @@ class EffectiveStmt(Stmt):
     kind = "effective date"
 
 
-@dataclass
 class AssumeStmt(Named):
     """`assume NAME "text" zh-Hant "…"`: a stated choice where the sources are silent."""
 
@@ -145,14 +148,12 @@ class DeckStmt(Named):
     kind = "deck"
 
 
-@dataclass
 class SuitStmt(Named):
     """`suit C "Cups" zh-Hans "杯"`: display names of a suit."""
 
     kind = "suit"
 
 
-@dataclass
 class JokerStmt(Named):
     """`joker BJ "Big joker" zh "大王"`: display names of a joker."""
 
@@ -216,7 +217,6 @@ class OrderStmt(Stmt):
     kind = "order"
 
 
-@dataclass
 class HandStmt(Named):
     """`hand player "Player"`: a hand dealt in a round."""
 
@@ -450,7 +450,6 @@ class LastRoundStmt(Stmt):
     kind = "last round"
 
 
-@dataclass
 class VoidStmt(Stmt):
     """`void returns stakes`: a voided round returns every stake."""
 

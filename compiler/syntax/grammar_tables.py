@@ -28,12 +28,13 @@ import hashlib
 import json
 import sys
 from collections import deque
+from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 
 DATA_MODULE = Path(__file__).with_name("grammar_tables_data.py")
 CHUNK = 100  # characters of JSON text per string literal in the data module
-FORMAT = 2  # how `encode` writes the tables: part of the digest, so a module in another form is never read
+FORMAT = 3  # how `encode` writes the tables: part of the digest, so a module in another form is never read
 
 
 def grammar_digest(grammar: str, options: dict) -> str:
@@ -89,13 +90,16 @@ def encode(data: dict, memo: dict) -> str:
     return json.dumps([flat, memo], ensure_ascii=True, separators=(",", ":"))
 
 
-def decode(text: str) -> tuple[dict, dict]:
+def decode(text: str, lark_form: bool = True) -> tuple[dict, dict]:
     """(data, memo) back from `encode`'s text: the states back into Lark's form, and what JSON changes
     (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
-    equals what was encoded)."""
+    equals what was encoded). Without `lark_form` the states stay in `encode`'s lists, for
+    `CompactTablesParser` to read in one pass."""
     data, memo = json.loads(text)
     table = data["parser"]["parser"]
     table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
+    if not lark_form:
+        return data, _memo(memo)
     rules: dict[int, dict] = {}
     states = {}
     for number, (shift_terms, targets, reduce_terms, by) in enumerate(table["states"]):
@@ -103,12 +107,41 @@ def decode(text: str) -> tuple[dict, dict]:
         states[number] = dict(zip(shift_terms, zip(repeat(0), targets)))
         states[number].update(zip(reduce_terms, zip(repeat(1), refs)))
     table["states"] = states
+    return data, _memo(memo)
+
+
+def _memo(memo: dict) -> dict:
     memo = {int(i): value for i, value in memo.items()}
     for value in memo.values():  # a rule's options hold the one tuple of the memo
         options = value.get("options")
         if isinstance(options, dict) and isinstance(options.get("empty_indices"), list):
             options["empty_indices"] = tuple(options["empty_indices"])
-    return data, memo
+    return memo
+
+
+@lru_cache(maxsize=1)
+def compact_tables_parser():
+    """Lark's LALR parser class reading its table from `encode`'s lists (a plugin of `Lark._load_from_dict`):
+    each state's actions made at once, in Lark's order (shifts, then reductions), where Lark's own
+    `deserialize` would read them from the dicts `decode` first makes, a second pass over every state."""
+    from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
+    from lark.parsers.lalr_parser import LALR_Parser, _Parser
+
+    class CompactTablesParser(LALR_Parser):
+        @classmethod
+        def deserialize(cls, data, memo, callbacks, debug=False):
+            tokens = data["tokens"]
+            states = {}
+            for number, (shift_terms, targets, reduce_terms, by) in enumerate(data["states"]):
+                actions = {tokens[t]: (Shift, target) for t, target in zip(shift_terms, targets)}
+                actions.update({tokens[t]: (Reduce, memo[rule]) for t, rule in zip(reduce_terms, by)})
+                states[number] = actions
+            inst = cls.__new__(cls)
+            inst._parse_table = IntParseTable(states, data["start_states"], data["end_states"])
+            inst.parser = _Parser(inst._parse_table, callbacks, debug)
+            return inst
+
+    return CompactTablesParser
 
 
 def serialised(lark) -> tuple[dict, dict]:
@@ -122,6 +155,24 @@ def serialised(lark) -> tuple[dict, dict]:
     return data, memo
 
 
+def root_scanner_parts(lark) -> dict:
+    """What Lark makes of a built parser's root lexer's terminals when it builds their scanner: the strings
+    it leaves out of the alternation (a pattern of the same priority matches them whole), and for each
+    such pattern the strings its callback turns a match into, in order (`RootFirstLexer` reads them back
+    instead of testing every string against every pattern again, which compiles every pattern)."""
+    from lark.lexer import UnlessCallback
+
+    root = lark.parser.lexer.lexer.root_lexer
+    kept = {t.name for t in root.scanner.terminals}
+    unless = {name: [t.name for t in cb.scanner.terminals]
+              for name, cb in root.callback.items() if isinstance(cb, UnlessCallback)}
+    return {"left_out": [t.name for t in root.terminals if t.name not in kept], "unless": unless}
+
+
+def _chunks(text: str) -> str:
+    return "\n".join(f"    {text[i:i + CHUNK]!r}" for i in range(0, len(text), CHUNK))
+
+
 def module_text() -> str:
     """The source of the data module, made from the grammar file as it is now."""
     import lark
@@ -129,11 +180,12 @@ def module_text() -> str:
     from croupier.syntax import parser
 
     grammar = parser.GRAMMAR.read_text(encoding="utf-8")
-    data, memo = serialised(parser.build_parser(grammar))
+    built = parser.build_parser(grammar)
+    data, memo = serialised(built)
     text = encode(data, memo)
     if decode(text) != (data, memo):
         raise ValueError("the parser's tables do not survive JSON unchanged")
-    chunks = "\n".join(f"    {text[i:i + CHUNK]!r}" for i in range(0, len(text), CHUNK))
+    scanner = json.dumps(root_scanner_parts(built), ensure_ascii=True, separators=(",", ":"))
     return (
         "# @generated by `python -m croupier.syntax.grammar_tables` from croupier.lark: do not edit.\n"
         '"""The rules language\'s LALR parser, serialised by Lark (JSON text): see `grammar_tables`."""\n'
@@ -141,7 +193,10 @@ def module_text() -> str:
         f"GRAMMAR_DIGEST = {json.dumps(grammar_digest(grammar, parser.LARK_OPTIONS))}\n"
         f"LARK_VERSION = {json.dumps(lark.__version__)}\n"
         "TABLES = (\n"
-        f"{chunks}\n"
+        f"{_chunks(text)}\n"
+        ")\n"
+        "ROOT_SCANNER = (  # `root_scanner_parts`\n"
+        f"{_chunks(scanner)}\n"
         ")\n"
     )
 
@@ -159,9 +214,11 @@ def keeping_all_tokens(data: dict, memo: dict) -> None:
                     symbol["filter_out"] = False
 
 
-def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, lexer_callbacks: dict | None = None):
+def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, lexer_callbacks: dict | None = None,
+         root_first: bool = True):
     """The parser from the data module (with `keep_all_tokens`, that parser keeping every token), or None
-    when the module is missing or was made from another grammar text, other options or another Lark."""
+    when the module is missing or was made from another grammar text, other options or another Lark.
+    Its contextual lexer matches with the root scanner first (`root_lexer`) unless `root_first` is False."""
     import lark
 
     try:
@@ -170,11 +227,21 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
         return None
     if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
         return None
-    data, memo = decode(made.TABLES)
+    data, memo = decode(made.TABLES, lark_form=False)
     if keep_all_tokens:
         keeping_all_tokens(data, memo)
-    extra = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
-    return lark.Lark._load_from_dict(data, memo, postlex=postlex, **extra)
+    extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+    plugins = {"LALR_Parser": compact_tables_parser()}
+    if root_first:
+        from croupier.syntax.root_lexer import RootFirstLexer
+
+        plugins["ContextualLexer"] = RootFirstLexer
+    loaded = lark.Lark._load_from_dict(data, memo, postlex=postlex, _plugins=plugins, **extra)
+    lexer = loaded.parser.lexer
+    lexer = getattr(lexer, "lexer", lexer)  # behind the indenter (`postlex`), when there is one
+    if root_first and isinstance(lexer, RootFirstLexer):
+        lexer.scanner_parts = json.loads(made.ROOT_SCANNER)
+    return loaded
 
 
 def main(argv: list[str] | None = None) -> int:

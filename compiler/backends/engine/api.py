@@ -11,12 +11,12 @@ comes from. The imports are the standard-library names the code uses, no more.
 
 from __future__ import annotations
 
+import _symtable
 import ast
 import builtins
 import inspect
 import itertools
 import re
-import symtable
 import textwrap
 import tokenize
 from collections.abc import Callable
@@ -166,7 +166,12 @@ def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = Tru
             ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None]:
     """(the definition starting at line `lineno`, column `column`, parsed with `pass` for its body; the
     indentation of its body, "" when the body is on the header's line; its docstring or None). Raises
-    `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone."""
+    `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone.
+
+    The usual header, read by `_plain_header` without the tokenizer, gives the same answer."""
+    plain = _plain_header(lines, lineno, column, docstring)
+    if plain is not None:
+        return plain
     fed: list[str] = []
     rows = itertools.chain([lines[lineno - 1][column:]], itertools.islice(lines, lineno, None))
 
@@ -214,6 +219,80 @@ def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = Tru
     return node, indent, ast.literal_eval(tok.string)
 
 
+_STRING_START = re.compile(r"[A-Za-z]{1,2}['\"]")  # a prefixed string literal: r"", rb'', f"" ...
+
+
+def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
+                  ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None] | None:
+    """What `_header` answers, for the usual header only: one line ending in its one `:` outside brackets,
+    holding no string, comment or backslash; its body on the lines below, first a plain triple-quoted
+    docstring on its own or no string at all. None for anything else.
+
+    On such a line the brackets counted by character are those the tokenizer counts, so the header is the
+    whole line and is parsed exactly as `_header` parses it; and where the body's first statement is not
+    a string, nor a prefixed one, nor in parentheses, the tokenizer would find no docstring either."""
+    head = lines[lineno - 1][column:].rstrip()
+    if not head.endswith(":") or any(c in head for c in "#'\"\\"):
+        return None
+    depth = colons = 0
+    for ch in head:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == ":" and depth == 0:
+            colons += 1
+    if depth or colons != 1:
+        return None
+    node = ast.parse(head + " pass").body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return None
+    if not docstring:
+        return node, "", None
+    row = lineno
+    while row < len(lines) and (not lines[row].strip(" \t") or lines[row].lstrip(" \t").startswith("#")):
+        row += 1
+    if row == len(lines):
+        return None
+    first = lines[row].lstrip(" \t")
+    indent = lines[row][:len(lines[row]) - len(first)]
+    if not indent or _STRING_START.match(first):
+        return None
+    if first[0].isalpha() or first[0] == "_":
+        return node, indent, None  # a statement that starts with a name: no docstring
+    if not first.startswith('"""'):
+        return None
+    doc, line = [], first[3:]
+    while (end := _closing_quotes(line)) < 0:
+        doc.append(line)
+        row += 1
+        if row == len(lines):
+            return None
+        line = lines[row]
+    doc.append(line[:end])
+    rest = line[end + 3:].strip(" \t")
+    if rest and not rest.startswith("#"):
+        return None
+    text = "\n".join(doc)
+    return node, indent, ast.literal_eval(f'"""{text}"""') if "\\" in text else text
+
+
+def _closing_quotes(line: str) -> int:
+    """Where `\"\"\"` closes a string on this line of its text (not after a backslash, which escapes the
+    character after it), or -1. A backslash ending the line escapes the line's end: none carries over."""
+    if "\\" not in line:
+        return line.find('"""')
+    escaped = False
+    for i, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"' and line.startswith('"""', i):
+            return i
+    return -1
+
+
 def call_lines(calls: list[Call]) -> list[str]:
     """Each call's signature, then its description (made inert), wrapped under the description column."""
     out = []
@@ -226,15 +305,30 @@ def call_lines(calls: list[Call]) -> list[str]:
             first = pad
         else:
             first = f"{sig:<{SIGNATURE + 4}}"
-        out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
+        if _fits(summary, WIDTH - len(first)):
+            out.append(first + summary)  # what `textwrap.wrap` gives a text that fits on the first line
+        else:
+            out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
     return out
+
+
+_TEXTWRAP_WHITESPACE = frozenset("\t\n\x0b\x0c\r")  # what `textwrap` turns into spaces
+
+
+def _fits(text: str, width: int) -> bool:
+    """Whether `textwrap.wrap` would give `text` back whole on one line of `width` characters: it fits,
+    has something to show, no blank at either end (dropped) and no whitespace textwrap would replace."""
+    return (0 < len(text) <= width and not text[0].isspace() and not text[-1].isspace()
+            and not _TEXTWRAP_WHITESPACE.intersection(text))
 
 
 def wrapped(lines: list[str]) -> list[str]:
     """Prose lines wrapped to the docstring's width (each made inert by `safe_text`)."""
     out = []
     for line in lines:
-        out.extend(textwrap.wrap(safe_text(line), WIDTH, break_on_hyphens=False) if line else [""])
+        text = safe_text(line)
+        out.extend(([text] if _fits(text, WIDTH) else textwrap.wrap(text, WIDTH, break_on_hyphens=False))
+                   if line else [""])
     return out
 
 
@@ -304,37 +398,47 @@ def _symbols(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     return _scan(text)[:3]
 
 
+# the kinds of scope and the flags of a name in the symbol table (`symtable` reads the same ones)
+_FUNCTION, _CLASS = _symtable.TYPE_FUNCTION, _symtable.TYPE_CLASS
+_USE, _DEF_LOCAL, _DEF_PARAM, _DEF_IMPORT = _symtable.USE, _symtable.DEF_LOCAL, _symtable.DEF_PARAM, _symtable.DEF_IMPORT
+
+
 @lru_cache(maxsize=512)
 def _scan(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str, int, tuple[int, ...]], ...]]:
     """`_symbols`, and the functions and classes of the module's own scope, in order: (`def` or
-    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table."""
+    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table.
+
+    The table is read as `symtable` reads it, from the C module behind it (`_symtable`): each scope's
+    names with their flags, and its child scopes. `symtable`'s own objects answer the same (a test
+    holds them equal) but look every name's flags up among all the child scopes of its scope, which
+    takes twice as long as building the table."""
     read: set[str] = set()
     bound: set[str] = set()
     stored: set[str] = set()
-    module = symtable.symtable(text, "<piece>", "exec")
+    module = _symtable.symtable(text, "<piece>", "exec")
     top = []
-    for child in module.get_children():
-        kind = {"function": "def", "class": "class"}.get(child.get_type(), "")  # "": another kind of scope
-        inits = tuple(sorted(c.get_lineno() for c in child.get_children()
-                             if c.get_name() == "__init__" and c.get_type() == "function")) if kind == "class" else ()
-        top.append((kind, child.get_name(), child.get_lineno(), inits))
+    for child in module.children:
+        kind = "def" if child.type == _FUNCTION else "class" if child.type == _CLASS else ""  # "": another kind
+        inits = tuple(sorted(c.lineno for c in child.children
+                             if c.name == "__init__" and c.type == _FUNCTION)) if kind == "class" else ()
+        top.append((kind, child.name, child.lineno, inits))
     top.sort(key=lambda item: item[2])
     tables = [module]
     while tables:
         table = tables.pop()
-        if table.get_type() == "class":
+        if table.type == _CLASS:
             bound.add("__class__")
-        for symbol in table.get_symbols():
-            name = symbol.get_name()
+        namespaces = {child.name for child in table.children}  # a name a `def` or `class` defines here
+        for name, flags in table.symbols.items():
             if name.startswith("."):
                 continue
-            if symbol.is_referenced():
+            if flags & _USE:
                 read.add(name)
-            if symbol.is_assigned() or symbol.is_imported() or symbol.is_parameter():
+            if flags & (_DEF_LOCAL | _DEF_IMPORT | _DEF_PARAM):
                 bound.add(name)
-            if symbol.is_assigned() and not (symbol.is_parameter() or symbol.is_imported() or symbol.is_namespace()):
+            if flags & _DEF_LOCAL and not (flags & (_DEF_PARAM | _DEF_IMPORT) or name in namespaces):
                 stored.add(name)
-        tables.extend(table.get_children())
+        tables.extend(table.children)
     return frozenset(read), frozenset(bound), frozenset(read | stored), tuple(top)
 
 

@@ -1,0 +1,112 @@
+"""The contextual lexer that matches with its root scanner first (`syntax.root_lexer`) gives Lark's own
+contextual lexer's tokens, positions, callbacks and errors: on every spec of the repository, and on
+each of them cut short and with characters put in or taken out at many places."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import ROOT
+from lark import Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from croupier.syntax import grammar_tables
+from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter, parser
+from croupier.syntax.root_lexer import RootFirstLexer
+
+SPECS = sorted(p for p in ROOT.rglob("*.rules") if ".git" not in p.parts)
+NOISE = ["", " ", "\t", "\n", "\n    ", "#", "x", "1", "1.5", "=", "==", ":", "(", ")", ",", "|", "-", "bet", "é",
+         "\"", "×", "%", "/", "when", "total(", "decks", "\\\n"]
+
+
+def load(root_first: bool, newlines: list | None = None):
+    def collect(token: Token) -> Token:
+        newlines.append(token)
+        return token
+
+    callbacks = {"_NL": collect} if newlines is not None else None
+    made = grammar_tables.load(GRAMMAR.read_text(encoding="utf-8"), LARK_OPTIONS, SpecIndenter(),
+                               keep_all_tokens=newlines is not None,
+                               lexer_callbacks=callbacks, root_first=root_first)
+    assert made is not None
+    return made
+
+
+def place(tok: Token) -> tuple:
+    return (tok.type, str(tok), tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column, tok.end_pos)
+
+
+def outcome(lark, text: str):
+    """Everything a parse gives: each token with its place, or the error with what it expected."""
+    try:
+        tree = lark.parse(text)
+    except UnexpectedInput as exc:
+        token = getattr(exc, "token", None)
+        return ("error", type(exc).__name__, str(exc), exc.line, exc.column, place(token) if token else None,
+                sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()))
+    except Exception as exc:  # noqa: BLE001 - the indenter's errors: compared by kind and text
+        return ("error", type(exc).__name__, str(exc))
+    return [place(t) if isinstance(t, Token) else t.data for t in _walk(tree)]
+
+
+def _walk(tree: Tree):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Tree):
+            stack.extend(reversed(node.children))
+
+
+def variants(text: str, count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = [text]
+    for _ in range(count):
+        at = rng.randrange(len(text) + 1)
+        cut = rng.choice([0, 0, 1, 2, 5])
+        out.append(text[:at] + rng.choice(NOISE) + text[at + cut:])
+    out.append(text[: len(text) // 2])
+    return out
+
+
+@pytest.fixture(scope="module")
+def parsers():
+    return load(True), load(False)
+
+
+def test_the_spec_parser_uses_it():
+    assert isinstance(parser().parser.lexer.lexer, RootFirstLexer)
+    assert type(load(False).parser.lexer.lexer) is not RootFirstLexer
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_same_tokens_and_errors_as_lark(parsers, path):
+    fast, lark = parsers
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    for i, variant in enumerate(variants(text, 12, seed=len(text))):
+        assert outcome(fast, variant) == outcome(lark, variant), f"variant {i}"
+
+
+def test_it_takes_the_shortcut_and_keeps_lexer_callbacks():
+    fast_lines: list = []
+    lark_lines: list = []
+    fast, lark = load(True, fast_lines), load(False, lark_lines)
+    for path in SPECS:
+        text = path.read_text(encoding="utf-8")
+        parsed = outcome(fast, text)
+        assert parsed == outcome(lark, text)
+        assert parsed[0] != "error" or "errors" in path.parts
+        assert [place(t) for t in fast_lines] == [place(t) for t in lark_lines]
+    assert len(fast_lines) > 1000
+    lexer = fast.parser.lexer.lexer
+    assert lexer.ready()  # the shortcut is taken: few states built a scanner of their own
+    # the root scanner, built from what the tables module recorded, is the one Lark builds itself
+    assert lexer.scanner_parts is not None
+    assert grammar_tables.root_scanner_parts(fast) == grammar_tables.root_scanner_parts(lark)
+    mine, lark_root = lexer.root_lexer, lark.parser.lexer.lexer.root_lexer
+    assert [t.name for t in mine.scanner.terminals] == [t.name for t in lark_root.scanner.terminals]
+    assert [m.pattern for m in mine.scanner._mres] == [m.pattern for m in lark_root.scanner._mres]
+    met = {id(s): s for s in lexer.lexers.values()}  # the states' lexers are made when their state is met
+    assert len(lexer.lexers) < len(lark.parser.lexer.lexer.lexers)
+    assert sum(s._scanner is not None for s in met.values()) < len(met) // 4
