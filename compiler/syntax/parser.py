@@ -13,45 +13,16 @@ from __future__ import annotations
 import os
 import re
 import stat
-import sys
 from functools import lru_cache
 from pathlib import Path
 
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
 
-def _import_lark_without_regex() -> None:
-    """Import Lark (once per process) without its optional `regex` module: about a third of `import lark`.
-
-    Lark tries `import regex` at import time and uses it only for a parser built with `regex=True`
-    and, while building tables from a grammar, to size terminals written with Unicode categories
-    (`\\p{..}`). The rules language is built with Python's `re` (no `regex=True`), and its terminals
-    compile with `re`, so none holds such a category: Lark behaves the same with or without it.
-    A `None` entry in `sys.modules` makes that one import fail (the documented way of blocking an
-    import); the entry is removed at once, so anything importing `regex` later gets it as ever."""
-    if "lark" in sys.modules or "regex" in sys.modules:
-        return
-    sys.modules["regex"] = None  # type: ignore[assignment]
-    try:
-        import lark  # noqa: F401 - imported here for its side effect of loading Lark's modules
-    finally:
-        if sys.modules.get("regex", 0) is None:
-            del sys.modules["regex"]
-
-
-_import_lark_without_regex()
-
-from lark import Lark, Token, Tree  # noqa: E402 - after Lark's import above
-from lark.exceptions import (  # noqa: E402
-    LarkError,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-)
-from lark.indenter import Indenter  # noqa: E402
-
-from croupier.diagnostics import Diagnostic, Span, error  # noqa: E402
-from croupier.syntax import ast  # noqa: E402
-from croupier.syntax.build_ast import BuildAst  # noqa: E402
+from croupier.diagnostics import Diagnostic, Span, error
+from croupier.syntax import ast
+from croupier.syntax.build_ast import BuildAst
 
 GRAMMAR = Path(__file__).parent / "croupier.lark"
 MAX_SYNTAX_ERRORS = 20
