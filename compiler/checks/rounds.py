@@ -23,6 +23,8 @@ from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
+MEMO_ENTRIES = 1 << 16  # facts kept per tuple of hand keys (and keys per hand), at most: memory stays small
+MEMO_TRIAL = 4096  # leaves looked up before the lookups stop if fewer than one in eight was found
 
 
 @dataclass
@@ -154,6 +156,7 @@ class _Enumerator:
         self.hand_keys: dict[tuple, object] = {}
         self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
         self.leaf_facts: dict[tuple, tuple] = {}  # every hand's key in a finished round -> its fact vector
+        self.memo_tries = self.memo_hits = 0  # leaves looked up in leaf_facts (-1: no longer), and found there
         self.card_keys: dict[tuple, object] = {}  # (hand, its cards but the last, the last card) -> its key
         self.walk()
         self.summarise()
@@ -275,8 +278,15 @@ class _Enumerator:
 
         The facts of a finished round are what the rules read of its hands, which the hands' keys hold
         (`hand_grouping`): a leaf whose keys an earlier leaf had, and whose round finished and was read
-        without a failure, has that leaf's facts. The vectors are kept per enumeration."""
-        if self.group is None or self.last_drawer is None:
+        without a failure, has that leaf's facts. The vectors are kept per enumeration, the first
+        MEMO_ENTRIES of them; when keys are as fine as the cards themselves (few found after MEMO_TRIAL
+        lookups), the lookups stop: they would cost more than they save."""
+        if self.group is None or self.last_drawer is None or self.memo_tries < 0:
+            return None
+        if self.memo_tries >= MEMO_TRIAL and 8 * self.memo_hits < self.memo_tries:
+            self.memo_tries = -1  # the keys tell leaves apart almost as finely as their cards: no more looking up
+            self.leaf_facts.clear()
+            self.card_keys.clear()
             return None
         hands = self.oracle.hands(r)
         keys = [self.group(h, hands[h]) for h in self.game.hands]
@@ -293,11 +303,15 @@ class _Enumerator:
             hand = (self.last_drawer, before, card)
             key = self.card_keys.get(hand)
             if key is None:
-                key = self.card_keys[hand] = self.group(self.last_drawer, [*before, card])
+                key = self.group(self.last_drawer, [*before, card])
+                if len(self.card_keys) < MEMO_ENTRIES:
+                    self.card_keys[hand] = key
             keys[at] = key
             memo = tuple(keys)
             vector = vectors.get(memo)
+            self.memo_tries += 1
             if vector is not None:
+                self.memo_hits += 1
                 self.space.leaves += 1
                 if self.weigh_all or self.unseen:
                     self.weights[vector] += weight
@@ -308,7 +322,7 @@ class _Enumerator:
             self.space.failures.setdefault(str(exc), self.describe(r))
             return
         vector = self.leaf(r, weight)
-        if memo is not None and vector is not None:
+        if memo is not None and vector is not None and len(known[3]) < MEMO_ENTRIES:
             known[3][memo] = vector
 
     def leaf(self, r, weight: int) -> tuple | None:
