@@ -272,7 +272,7 @@ class _Enumerator:
                 self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
                 return None
 
-    def known_leaves(self, r) -> tuple[list, int, list[str], dict] | None:
+    def known_leaves(self, r) -> tuple[list, int, tuple[str, ...], dict] | None:
         """For the leaves that vary the last card of `r`: (every hand's key, the last drawer's place, its
         cards, the fact vector already found for each tuple of keys), or None when rounds are not grouped.
 
