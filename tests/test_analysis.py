@@ -50,40 +50,52 @@ def analysis(spec: str, decks: int):
 
 @cache
 def independent(decks: int) -> dict[tuple[str, int], Fraction]:
-    """{(outcome, banker's final total): probability} by a plain enumeration over values."""
-    counts = [16 * decks] + [4 * decks] * 9
-    out: dict[tuple[str, int], Fraction] = {}
+    """{(outcome, banker's final total): probability} by a plain enumeration over values.
 
-    def deal(weight: Fraction):
+    A deal of k cards is weighed by the product of the counts it draws from, exactly in integers, over
+    the same denominator for every deal: (N)_6 ways to draw six cards, of which a k-card deal stands for
+    (N - k)_(6 - k) (N the shoe's cards, (n)_k the falling factorial)."""
+    counts = [16 * decks] + [4 * decks] * 9
+    cards = sum(counts)
+    out: dict[tuple[str, int], int] = {}
+
+    def falling(n: int, k: int) -> int:
+        return 1 if k == 0 else n * falling(n - 1, k - 1)
+
+    go_on = [falling(cards - k, 6 - k) for k in range(7)]
+
+    def deal(weight: int):
         for v in range(10):
             if counts[v]:
-                p = weight * Fraction(counts[v], sum(counts))
+                w = weight * counts[v]
                 counts[v] -= 1
-                yield v, p
+                yield v, w
                 counts[v] += 1
 
-    def score(p: int, b: int, w: Fraction) -> None:
+    def score(p: int, b: int, w: int, k: int) -> None:
         key = ("player" if p > b else "banker" if b > p else "tie", b)
-        out[key] = out.get(key, 0) + w
+        out[key] = out.get(key, 0) + w * go_on[k]
 
-    for p1, w1 in deal(Fraction(1)):
+    for p1, w1 in deal(1):
         for b1, w2 in deal(w1):
             for p2, w3 in deal(w2):
                 for b2, w4 in deal(w3):
                     p, b = (p1 + p2) % 10, (b1 + b2) % 10
                     if p >= 8 or b >= 8 or (p >= 6 and b >= 6):
-                        score(p, b, w4)
+                        score(p, b, w4, 4)
                     elif p >= 6:
                         for b3, w5 in deal(w4):
-                            score(p, (b + b3) % 10, w5)
+                            score(p, (b + b3) % 10, w5, 5)
                     else:
                         for p3, w5 in deal(w4):
                             if banker_draws(b, p3):
                                 for b3, w6 in deal(w5):
-                                    score((p + p3) % 10, (b + b3) % 10, w6)
+                                    score((p + p3) % 10, (b + b3) % 10, w6, 6)
                             else:
-                                score((p + p3) % 10, b, w5)
-    return out
+                                score((p + p3) % 10, b, w5, 5)
+    whole = falling(cards, 6)
+    assert sum(out.values()) == whole
+    return {key: Fraction(w, whole) for key, w in out.items()}
 
 
 def prob(decks: int, outcome: str, banker_total: int | None = None) -> Fraction:

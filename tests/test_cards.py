@@ -3,6 +3,7 @@ agrees with its engine cell by cell, and the message catalogs cover every templa
 
 from __future__ import annotations
 
+import copy
 import html
 import re
 import types
@@ -48,7 +49,13 @@ def card_files() -> dict[str, str]:
 
 
 def parse_strict(text: str):
-    """Parse HTML5 with the strict parser: any parse error raises."""
+    """Parse HTML5 with the strict parser: any parse error raises. A text is parsed once a test process
+    (html5lib is slow, and many tests read the same cards); each caller gets its own copy of the tree."""
+    return copy.deepcopy(_parsed(text))
+
+
+@cache
+def _parsed(text: str):
     return html5lib.HTMLParser(strict=True, namespaceHTMLElements=True).parse(text)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from croupier.backends.engine.oracle import engine_oracle
-from croupier.checks import PASSES, bets, draw_tables, hand_types, run_checks, translations
+from croupier.checks import PASSES, bets, draw_tables, hand_types, rounds, run_checks, translations
 from croupier.checks.rounds import _Enumerator, round_space, value_classes
 from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
@@ -98,6 +98,24 @@ def test_grouped_rounds_weigh_every_fact_as_every_round_does(name: str) -> None:
         assert getattr(a, name) == getattr(b, name), name
     assert a.complete and sum(p for k, p in a.facts.items() if k[0] == "outcome") == 1
     assert grouped.played * 2 < every.played
+
+
+def test_an_enumeration_past_its_limit_gives_up_and_its_checks_claim_nothing(monkeypatch) -> None:
+    """Past MAX_LEAVES rounds the walk stops: the space says it is incomplete, the bet checks say nothing
+    and no cell is called unreachable (the full walk of this small game completes and consults every cell).
+    The cut walk runs without the cache, which must never keep a space cut short by a lowered limit."""
+    game = load(ERRORS / "N0701_analysis_missing.rules")
+    whole = round_space(game, engine_oracle(game))  # shared with the golden test of this spec
+    assert whole.complete and whole.leaves > 2000 and len(whole.consulted) == 20
+    monkeypatch.setattr(rounds, "MAX_LEAVES", 1000)
+    cut = _Enumerator(game, engine_oracle(game), False).run()
+    assert not cut.complete and 1000 < cut.leaves < whole.leaves
+    assert set(cut.consulted) < set(whole.consulted) and not cut.gaps and not cut.failures
+    for module in (draw_tables, bets):
+        monkeypatch.setattr(module, "round_space", lambda g, o, full=False: cut)
+    assert draw_tables.check(game, engine_oracle(game)) == [] and bets.check(game, engine_oracle(game)) == []
+    monkeypatch.setattr(draw_tables, "round_space", lambda g, o, full=False: whole)
+    assert draw_tables.check(game, engine_oracle(game)) == []
 
 
 def test_value_classes_cover_the_shoe() -> None:

@@ -23,6 +23,8 @@ from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
+MEMO_ENTRIES = 1 << 16  # facts kept per tuple of hand keys (and keys per hand), at most: memory stays small
+MEMO_TRIAL = 4096  # leaves looked up before the lookups stop if fewer than one in eight was found
 
 
 @dataclass
@@ -153,6 +155,9 @@ class _Enumerator:
         self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
         self.hand_keys: dict[tuple, object] = {}
         self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
+        self.leaf_facts: dict[tuple, tuple] = {}  # every hand's key in a finished round -> its fact vector
+        self.memo_tries = self.memo_hits = 0  # leaves looked up in leaf_facts (-1: no longer), and found there
+        self.card_keys: dict[tuple, object] = {}  # (hand, its cards but the last, the last card) -> its key
         self.walk()
         self.summarise()
         self.exact_returns()
@@ -218,11 +223,12 @@ class _Enumerator:
                     continue
                 if cards_used == n + 1 and self.last_decision_at <= n:
                     # the next card is the round's last and no rule looks at it: vary it in place
+                    known = self.known_leaves(r)
                     for c, size in enumerate(sizes):
                         if size - used[c] > 0:
                             codes = self.classes[c][0]
                             self.last_card(r, codes[used[c] % len(codes)],
-                                           weight * (size - used[c]) * self.go_on[n + 1])
+                                           weight * (size - used[c]) * self.go_on[n + 1], known)
                     continue
                 drawer = self.drawn_by.get(n)
             if n >= self.longest:
@@ -266,21 +272,64 @@ class _Enumerator:
                 self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
                 return None
 
-    def last_card(self, r, card: str, weight: int) -> None:
+    def known_leaves(self, r) -> tuple[list, int, tuple[str, ...], dict] | None:
+        """For the leaves that vary the last card of `r`: (every hand's key, the last drawer's place, its
+        cards, the fact vector already found for each tuple of keys), or None when rounds are not grouped.
+
+        The facts of a finished round are what the rules read of its hands, which the hands' keys hold
+        (`hand_grouping`): a leaf whose keys an earlier leaf had, and whose round finished and was read
+        without a failure, has that leaf's facts. The vectors are kept per enumeration, the first
+        MEMO_ENTRIES of them; when keys are as fine as the cards themselves (few found after MEMO_TRIAL
+        lookups), the lookups stop: they would cost more than they save."""
+        if self.group is None or self.last_drawer is None or self.memo_tries < 0:
+            return None
+        if self.memo_tries >= MEMO_TRIAL and 8 * self.memo_hits < self.memo_tries:
+            self.memo_tries = -1  # the keys tell leaves apart almost as finely as their cards: no more looking up
+            self.leaf_facts.clear()
+            self.card_keys.clear()
+            return None
+        hands = self.oracle.hands(r)
+        keys = [self.group(h, hands[h]) for h in self.game.hands]
+        at = self.hand_index[self.last_drawer]
+        return keys, at, tuple(hands[self.last_drawer][:-1]), self.leaf_facts
+
+    def last_card(self, r, card: str, weight: int, known: tuple | None = None) -> None:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""
         if self.last_drawer is None:
             return
+        memo = None
+        if known is not None:
+            keys, at, before, vectors = known
+            hand = (self.last_drawer, before, card)
+            key = self.card_keys.get(hand)
+            if key is None:
+                key = self.group(self.last_drawer, [*before, card])
+                if len(self.card_keys) < MEMO_ENTRIES:
+                    self.card_keys[hand] = key
+            keys[at] = key
+            memo = tuple(keys)
+            vector = vectors.get(memo)
+            self.memo_tries += 1
+            if vector is not None:
+                self.memo_hits += 1
+                self.space.leaves += 1
+                if self.weigh_all or self.unseen:
+                    self.weights[vector] += weight
+                return
         try:
             r = self.oracle.with_last_card(r, self.last_drawer, card)
         except RoundFailure as exc:
             self.space.failures.setdefault(str(exc), self.describe(r))
             return
-        self.leaf(r, weight)
+        vector = self.leaf(r, weight)
+        if memo is not None and vector is not None and len(known[3]) < MEMO_ENTRIES:
+            known[3][memo] = vector
 
-    def leaf(self, r, weight: int) -> None:
+    def leaf(self, r, weight: int) -> tuple | None:
+        """Count and weigh one finished round; its fact vector when it was read without a failure."""
         self.space.leaves += 1
         if not self.unseen and not self.weigh_all:
-            return
+            return None
         vector, failures = self.oracle.facts(r)
         for message in failures:
             self.space.failures.setdefault(message, self.describe(r))
@@ -290,6 +339,7 @@ class _Enumerator:
             self.weights[vector] = weight
             self.examples[vector] = self.oracle.snapshot(r)
             self.unseen -= {i for i, holds in enumerate(vector) if holds}
+        return None if failures else vector
 
     def summarise(self) -> None:
         """Probabilities of every fact and expected returns, from the weight of each fact vector."""
