@@ -10,6 +10,7 @@ and gets the default languages.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
@@ -92,15 +93,11 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
 
     Returns (paths written or already up to date, relative paths removed). Raises OutputError.
     """
-    written, changed = [], []
     rels = sorted(rel for r in results for rel in r.artefacts)
+    files = [(out / rel, text) for r in results for rel, text in sorted(r.artefacts.items())]
+    written, changed = [target for target, _text in files], []
     try:
-        for r in results:
-            for rel, text in sorted(r.artefacts.items()):
-                target = out / rel
-                if write_if_changed(target, encoded(text), sync_folder=False):
-                    changed.append(target)
-                written.append(target)
+        _write_all(files, changed)
     finally:
         sync_folders(changed)  # each folder once, not once per file
     removed: list[str] = []
@@ -111,6 +108,34 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
         listed = sorted(set(rels) | set(read_manifest(out) or []))
     write_if_changed(out / MANIFEST, manifest_text(listed).encode("utf-8"))
     return written, removed
+
+
+WRITERS = 8  # files written at once: each waits on its own fsync, which lets the others run
+
+
+def _write_all(files: list[tuple[Path, str]], changed: list[Path]) -> None:
+    """Write every (target, text) that differs from what is on disk (appending those written to `changed`),
+    a few at a time: the writes are independent whole files, each synced before it replaces its target,
+    so their waits on the disk overlap. On the first failure (or an interrupt) the files not yet started
+    are left alone, and the OutputError is raised once those under way have ended."""
+    def write(target: Path, text: str) -> None:
+        if write_if_changed(target, encoded(text), sync_folder=False):
+            changed.append(target)  # list.append is atomic
+
+    if len(files) < 2:
+        for target, text in files:
+            write(target, text)
+        return
+    pool = ThreadPoolExecutor(max_workers=min(WRITERS, len(files)), thread_name_prefix="croupier-write")
+    futures = []
+    try:
+        futures = [pool.submit(write, target, text) for target, text in files]
+        for future in futures:
+            future.result()  # the first failure, in the order of the files, is raised
+    finally:  # after a failure or an interrupt, nothing more is started
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=True)
 
 
 def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
