@@ -10,7 +10,10 @@ and gets the default languages.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
@@ -45,11 +48,12 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     if project is None and specs:
         project = project_of(specs[0])
     level = Level.ALL if emit else Level.CHECKED
-    if jobs > 1 and len(specs) > 1:
-        from croupier.driver.parallel import prepare
+    with fewer_full_collections():
+        if jobs > 1 and len(specs) > 1:
+            from croupier.driver.parallel import prepare
 
-        prepare(specs, level, cases_dir, project, jobs)
-    results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
+            prepare(specs, level, cases_dir, project, jobs)
+        results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     refuse_shared_files(results)
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
@@ -59,6 +63,25 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
         results[-1].artefacts.update(render_indexes([r.game for r in results], languages_of(project)))
     sources = {name: text for r in results for name, text in r.sources.items()}
     return results, sources
+
+
+FULL_COLLECTION_EVERY = 100  # collections of the middle generation between two full ones, during a build
+
+
+@contextmanager
+def fewer_full_collections() -> Iterator[None]:
+    """Let the garbage collector's young collections run as usual but make its full ones ten times rarer
+    while specs are compiled (restoring the thresholds after). A build keeps most of what it makes (models,
+    engines, analyses, card texts) until its end, and each full collection walks all of it again: with the
+    default thresholds a cold build of every spec spends about a sixth of its time in them, with these half
+    as much. The price is memory: garbage cycles that reach the oldest generation wait longer (a cold
+    build of every spec peaks at about 100 MB instead of 80)."""
+    old = gc.get_threshold()
+    gc.set_threshold(old[0], old[1], max(old[2], FULL_COLLECTION_EVERY))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def refuse_shared_files(results: list[Compiled]) -> None:
