@@ -64,6 +64,12 @@ ANALYSIS = {
 
 FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 
+# engine -> what an enumeration finds the same whatever the number of decks, for the next one to reuse (an
+# analysis for several deck counts meets the same hands and draws; only their weights change): each hand's
+# dealt groups, the state at the deal of each combination of them, the draw decisions, the ways the draws
+# can go from each dealt state (see `paths`), and the classes each removed code counts
+SHARED = weakref.WeakKeyDictionary()
+
 
 def card_classes(engine, by_rank, decks):
     """[(representative code, value, copies in the shoe, rank index)] by rank or by value."""
@@ -128,7 +134,14 @@ class Enumerator:
         self.hand_facts = [None] * len(HANDS)
         self.removals = {}
         self.path_memo = {}
-        self.decisions = {}
+        self.polys = {}
+        shared = SHARED.get(engine)
+        if shared is None:
+            shared = SHARED[engine] = ({}, {}, {}, {}, {})
+        self.shared_groups, self.shared_dealt, self.decisions, self.shared_paths, self.shared_removed = shared
+        # a class's copies as far as the draws can tell them apart (no path draws more cards than there are
+        # drawers): the ways the draws can go are the same for every shoe that agrees on these
+        self.caps = tuple(min(c[2], len(DRAWERS)) for c in self.draw_classes)
         # a field holds a final weight (at most the denominator) or a moment of the deals
         moment_bound = falling(self.cards, len(DEAL_ORDER)) * len(DEAL_ORDER) ** len(DRAWERS)
         self.width = max(self.denominator, moment_bound).bit_length() + 1
@@ -141,8 +154,15 @@ class Enumerator:
         """Hand h's dealt sequences of n classes, grouped by (facts, classes).
 
         Returns [(fact id, classes, orderings, a sequence, removed code)]; the facts of
-        a fact id are `self.hand_facts[h][id]`.
+        a fact id are `self.hand_facts[h][id]`. None of it depends on the number of decks.
         """
+        got = self.shared_groups.get((h, n))
+        if got is None:
+            got = self.shared_groups[(h, n)] = self._hand_groups(n)
+        self.hand_facts[h] = got[1]
+        return got[0]
+
+    def _hand_groups(self, n):
         groups = {}
         for seq in itertools.product(range(len(self.deal_classes)), repeat=n):
             key = (self.facts(seq), tuple(sorted(seq)))
@@ -156,8 +176,7 @@ class Enumerator:
         for (facts, classes), (mult, seq) in groups.items():
             fid = ids.setdefault(facts, len(ids))
             out.append((fid, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes)))
-        self.hand_facts[h] = list(ids)
-        return out
+        return out, list(ids)
 
     def facts(self, seq):
         """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
@@ -226,19 +245,23 @@ class Enumerator:
     def removal(self, removed):
         """(monomials of degree < number of drawers with their products, packed counts) of a
         removed code, stored in `self.removals` (where `rounds` looks first)."""
-        r = []
-        rest = removed
-        for _c in self.draw_classes:
-            rest, k = divmod(rest, self.base)
-            r.append(k)
-        present = [c for c, k in enumerate(r) if k]
-        monos = []
-        for degree in range(len(self.drawers)):
-            for mono in itertools.combinations_with_replacement(present, degree):
-                prod = 1
-                for c in mono:
-                    prod *= r[c]
-                monos.append((mono, prod))
+        shared = self.shared_removed.get(removed)
+        if shared is None:
+            r = []
+            rest = removed
+            for _c in self.draw_classes:
+                rest, k = divmod(rest, self.base)
+                r.append(k)
+            present = [c for c, k in enumerate(r) if k]
+            monos = []
+            for degree in range(len(self.drawers)):
+                for mono in itertools.combinations_with_replacement(present, degree):
+                    prod = 1
+                    for c in mono:
+                        prod *= r[c]
+                    monos.append((mono, prod))
+            shared = self.shared_removed[removed] = (monos, r)
+        monos, r = shared
         got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
         return got
 
@@ -277,34 +300,48 @@ class Enumerator:
         entry is ("s", signature) for a round that ends without a last draw, or ("d",
         signature without hand h, h, state of h) for one that ends with hand h drawing:
         then its weight is packed, one field per draw class, and the packed counts are the
-        shoe's before the deal's removal (less this path's own draws).
+        shoe's before the deal's removal (less this path's own draws). The ways themselves
+        (`shapes`) are found once for every number of decks; here they are weighed for this one.
         """
         got = self.path_memo.get(key)
         if got is not None:
             return got
-        stand, _facts, deal_part = key
+        shapes = self.shared_paths.get((key, self.caps))
+        if shapes is None:
+            shapes = self.shared_paths[(key, self.caps)] = self.shapes(key, facts, seqs)
+        fill, unit, full, polys = self.fill, self.unit, self.full, self.polys
         out = self.path_memo[key] = []
-        fill = self.fill
+        for entry, path, used, drawn, last in shapes:
+            poly = polys.get(path)
+            if poly is None:
+                poly = polys[path] = self.poly(path)
+            out.append((entry, full - sum(unit[c] for c in path) if last else None, poly, fill[used], drawn))
+        return out
+
+    def shapes(self, key, facts, seqs):
+        """The ways the draws can go from one dealt state, whatever the number of decks: [(entry (see
+        `paths`), the draw classes drawn in turn, cards used, drawn codes, whether it ends with a last
+        draw)]; a way that draws more cards of a class than the shoe holds (`self.caps`) is left out."""
+        stand, _facts, deal_part = key
+        out = []
         dealt = len(self.deal_order)
         states = [list(f[:4]) for f in facts]
         component = self.component
         if stand:
-            out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
-                        (((), 1),), fill[dealt], ()))
+            out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), (), dealt, (), False))
             return out
         hands = self.codes(seqs)
         drawn = [[] for _ in self.hands]
         path = []
-        classes = self.draw_classes
-        unit = self.unit
+        classes, caps = self.draw_classes, self.caps
         engine, drawers, add_value = self.engine, self.drawers, self.add_value
         last = len(drawers) - 1
         drawer_hand = [self.hands.index(hand) for hand, _d in drawers]
 
         def walk(step, used):
             if step > last:
-                out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
-                            self.poly(path), fill[used], tuple(tuple(d) for d in drawn)))
+                out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), tuple(path), used,
+                            tuple(tuple(d) for d in drawn), False))
                 return
             h = drawer_hand[step]
             dkey = (step, tuple(get(st) for get, st in zip(self.draw_get, states)), deal_part)
@@ -318,14 +355,13 @@ class Enumerator:
             if step == last:
                 kl = [component(i, st) for i, st in enumerate(states)]
                 kl[h] = None
-                avail = self.full - sum(unit[c] for c in path)
-                out.append((("d", tuple(kl), h, tuple(s)), avail, self.poly(path), fill[used + 1],
-                            tuple(tuple(d) for d in drawn)))
+                out.append((("d", tuple(kl), h, tuple(s)), tuple(path), used + 1, tuple(tuple(d) for d in drawn),
+                            True))
                 return
             c0, t0, third0, run0 = s
             s[0] = c0 + 1
-            for c, (code, value, n, rank) in enumerate(classes):
-                if n <= path.count(c):
+            for c, (code, value, _n, rank) in enumerate(classes):
+                if caps[c] <= path.count(c):
                     continue  # no deal leaves a card of this class
                 s[1] = add_value(t0, value)
                 s[2] = value if c0 == 2 else third0
@@ -395,7 +431,10 @@ class Enumerator:
             entry = by_ids.get(ids)
             if entry is None:
                 facts = tuple(self.hand_facts[h][f] for h, f in enumerate(ids))
-                stand, events = self.at_deal(seqs)
+                dealt_state = self.shared_dealt.get(ids)
+                if dealt_state is None:  # the same for every number of decks
+                    dealt_state = self.shared_dealt[ids] = self.at_deal(seqs)
+                stand, events = dealt_state
                 deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
                 key = (deal_part, self.draw_key(stand, facts))
                 acc = pending.get(key)
