@@ -172,7 +172,8 @@ def _survey(game: Game, oracle: HandOracle) -> list:
     ties: dict[str, tuple[str, str]] = {}
     tested: set[tuple] = set()
     for (_count, _total, _members, n_wild, _top), (mult, reps) in sorted(sigs.items(), key=_order):
-        shown = " ".join(reader.card_codes(reps[0]))
+        codes = reader.card_codes(reps[0])
+        shown = " ".join(codes)
         plain = [r for r in reps[0] if not hc.is_wild(game, r)]
         for choice in itertools.combinations_with_replacement(choices, n_wild):
             subbed = plain + list(choice)
@@ -183,7 +184,7 @@ def _survey(game: Game, oracle: HandOracle) -> list:
             matches = oracle.matching_types(subbed, n_wild > 0)
             if len(matches) > 1:
                 overlaps.setdefault((matches[0], matches[1]), shown)
-        value = oracle.classify(reader.card_codes(reps[0]))
+        value = oracle.classify(codes)
         if value is None:
             unmatched.append(shown)
             unmatched_count += mult

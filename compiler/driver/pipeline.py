@@ -10,6 +10,10 @@ and gets the default languages.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from croupier.backends.cards.i18n import has_catalog, locale_name
@@ -44,11 +48,12 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     if project is None and specs:
         project = project_of(specs[0])
     level = Level.ALL if emit else Level.CHECKED
-    if jobs > 1 and len(specs) > 1:
-        from croupier.driver.parallel import prepare
+    with fewer_full_collections():
+        if jobs > 1 and len(specs) > 1:
+            from croupier.driver.parallel import prepare
 
-        prepare(specs, level, cases_dir, project, jobs)
-    results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
+            prepare(specs, level, cases_dir, project, jobs)
+        results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     refuse_shared_files(results)
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
@@ -58,6 +63,25 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
         results[-1].artefacts.update(render_indexes([r.game for r in results], languages_of(project)))
     sources = {name: text for r in results for name, text in r.sources.items()}
     return results, sources
+
+
+FULL_COLLECTION_EVERY = 100  # collections of the middle generation between two full ones, during a build
+
+
+@contextmanager
+def fewer_full_collections() -> Iterator[None]:
+    """Let the garbage collector's young collections run as usual but make its full ones ten times rarer
+    while specs are compiled (restoring the thresholds after). A build keeps most of what it makes (models,
+    engines, analyses, card texts) until its end, and each full collection walks all of it again: with the
+    default thresholds a cold build of every spec spends about a sixth of its time in them, with these half
+    as much. The price is memory: garbage cycles that reach the oldest generation wait longer (a cold
+    build of every spec peaks at about 100 MB instead of 80)."""
+    old = gc.get_threshold()
+    gc.set_threshold(old[0], old[1], max(old[2], FULL_COLLECTION_EVERY))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def refuse_shared_files(results: list[Compiled]) -> None:
@@ -92,15 +116,11 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
 
     Returns (paths written or already up to date, relative paths removed). Raises OutputError.
     """
-    written, changed = [], []
     rels = sorted(rel for r in results for rel in r.artefacts)
+    files = [(out / rel, text) for r in results for rel, text in sorted(r.artefacts.items())]
+    written, changed = [target for target, _text in files], []
     try:
-        for r in results:
-            for rel, text in sorted(r.artefacts.items()):
-                target = out / rel
-                if write_if_changed(target, encoded(text), sync_folder=False):
-                    changed.append(target)
-                written.append(target)
+        _write_all(files, changed)
     finally:
         sync_folders(changed)  # each folder once, not once per file
     removed: list[str] = []
@@ -111,6 +131,34 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
         listed = sorted(set(rels) | set(read_manifest(out) or []))
     write_if_changed(out / MANIFEST, manifest_text(listed).encode("utf-8"))
     return written, removed
+
+
+WRITERS = 8  # files written at once: each waits on its own fsync, which lets the others run
+
+
+def _write_all(files: list[tuple[Path, str]], changed: list[Path]) -> None:
+    """Write every (target, text) that differs from what is on disk (appending those written to `changed`),
+    a few at a time: the writes are independent whole files, each synced before it replaces its target,
+    so their waits on the disk overlap. On the first failure (or an interrupt) the files not yet started
+    are left alone, and the OutputError is raised once those under way have ended."""
+    def write(target: Path, text: str) -> None:
+        if write_if_changed(target, encoded(text), sync_folder=False):
+            changed.append(target)  # list.append is atomic
+
+    if len(files) < 2:
+        for target, text in files:
+            write(target, text)
+        return
+    pool = ThreadPoolExecutor(max_workers=min(WRITERS, len(files)), thread_name_prefix="croupier-write")
+    futures = []
+    try:
+        futures = [pool.submit(write, target, text) for target, text in files]
+        for future in futures:
+            future.result()  # the first failure, in the order of the files, is raised
+    finally:  # after a failure or an interrupt, nothing more is started
+        for future in futures:
+            future.cancel()
+        pool.shutdown(wait=True)
 
 
 def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:

@@ -63,6 +63,13 @@ ANALYSIS = {
 
 FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 
+# engine -> what an enumeration finds the same whatever the number of decks, for the next one to reuse (an
+# analysis for several deck counts meets the same hands and draws; only their weights change): each hand's
+# dealt groups, the state at the deal of each combination of them, the draw decisions, the ways the draws
+# can go from each dealt state (see `paths`), the classes each removed code counts, and the deals grouped
+# (see `deals`)
+SHARED = weakref.WeakKeyDictionary()
+
 
 def card_classes(engine, by_rank, decks):
     """[(representative code, value, copies in the shoe, rank index)] by rank or by value."""
@@ -127,7 +134,15 @@ class Enumerator:
         self.hand_facts = [None] * len(HANDS)
         self.removals = {}
         self.path_memo = {}
-        self.decisions = {}
+        self.polys = {}
+        shared = SHARED.get(engine)
+        if shared is None:
+            shared = SHARED[engine] = ({}, {}, {}, {}, {}, {})
+        (self.shared_groups, self.shared_dealt, self.decisions, self.shared_paths, self.shared_removed,
+         self.shared_deals) = shared
+        # a class's copies as far as the draws can tell them apart (no path draws more cards than there are
+        # drawers): the ways the draws can go are the same for every shoe that agrees on these
+        self.caps = tuple(min(c[2], len(DRAWERS)) for c in self.draw_classes)
         # a field holds a final weight (at most the denominator) or a moment of the deals
         moment_bound = falling(self.cards, len(DEAL_ORDER)) * len(DEAL_ORDER) ** len(DRAWERS)
         self.width = max(self.denominator, moment_bound).bit_length() + 1
@@ -140,8 +155,15 @@ class Enumerator:
         """Hand h's dealt sequences of n classes, grouped by (facts, classes).
 
         Returns [(fact id, classes, orderings, a sequence, removed code)]; the facts of
-        a fact id are `self.hand_facts[h][id]`.
+        a fact id are `self.hand_facts[h][id]`. None of it depends on the number of decks.
         """
+        got = self.shared_groups.get((h, n))
+        if got is None:
+            got = self.shared_groups[(h, n)] = self._hand_groups(n)
+        self.hand_facts[h] = got[1]
+        return got[0]
+
+    def _hand_groups(self, n):
         groups = {}
         for seq in itertools.product(range(len(self.deal_classes)), repeat=n):
             key = (self.facts(seq), tuple(sorted(seq)))
@@ -155,8 +177,7 @@ class Enumerator:
         for (facts, classes), (mult, seq) in groups.items():
             fid = ids.setdefault(facts, len(ids))
             out.append((fid, classes, mult, seq, sum(self.base ** self.to_draw_class[c] for c in classes)))
-        self.hand_facts[h] = list(ids)
-        return out
+        return out, list(ids)
 
     def facts(self, seq):
         """(count, total, third, run, first2, pair2) of dealt cards: run is the rank index while all match."""
@@ -176,34 +197,60 @@ class Enumerator:
         """{(fact ids by hand, removed draw classes): [weight, dealt sequences]} over every ordered deal.
 
         An ordered deal's count is the product over classes of n (n-1) … for the cards of
-        that class it uses, whatever the order: so hands are enumerated one after another.
+        that class it uses, whatever the order: so the deals of one group that use the same
+        cards of each class weigh alike, and only their orderings are counted (`deal_shape`,
+        once for every number of decks). A group's dealt sequences are those of its first
+        deal the shoe can hold, and the groups come in the order of those deals.
         """
         per_hand = [self.hand_groups(h, self.deal_order.count(hand)) for h, hand in enumerate(self.hands)]
-        counts = [c[2] for c in self.deal_classes]
-        groups = {}
-        last = len(self.hands) - 1
-
-        def walk(h, weight, ids, removed, seqs):
-            for fid, classes, mult, seq, code in per_hand[h]:
-                w = weight * mult
-                for c in classes:
-                    w *= counts[c]
-                    counts[c] -= 1
+        shape = self.shared_deals.get("shape")
+        if shape is None:
+            shape = self.shared_deals["shape"] = self.deal_shape(per_hand)
+        most = len(self.deal_order)
+        table = [[falling(c[2], k) for k in range(most + 1)] for c in self.deal_classes]
+        found = []
+        for key, kinds in shape:
+            total, first = 0, None
+            for at, seqs, mult, uses in kinds:
+                w = mult
+                for c, k in uses:
+                    w *= table[c][k]
                 if w:
-                    if h == last:
-                        key = (ids + (fid,), removed + code)
-                        g = groups.get(key)
-                        if g is None:
-                            groups[key] = [w, seqs + (seq,)]
-                        else:
-                            g[0] += w
-                    else:
-                        walk(h + 1, w, ids + (fid,), removed + code, seqs + (seq,))
-                for c in classes:
-                    counts[c] += 1
+                    total += w
+                    if first is None or at < first[0]:
+                        first = (at, seqs)
+            if total:
+                found.append((first[0], key, total, first[1]))
+        found.sort(key=operator.itemgetter(0))
+        return {key: [total, seqs] for _at, key, total, seqs in found}
 
-        walk(0, 1, (), 0, ())
-        return groups
+    def deal_shape(self, per_hand):
+        """[(group key, [(index of its first deal, that deal's sequences, orderings, the cards of each class
+        it uses)])]: every ordered deal, hand after hand, grouped by key and by the cards it uses."""
+        last = len(self.hands) - 1
+        keys = {}
+        at = 0
+
+        def walk(h, mult, ids, removed, seqs, used):
+            nonlocal at
+            for fid, classes, m, seq, code in per_hand[h]:
+                if h < last:
+                    walk(h + 1, mult * m, ids + (fid,), removed + code, seqs + (seq,), used + classes)
+                    continue
+                counted = {}
+                for c in used + classes:
+                    counted[c] = counted.get(c, 0) + 1
+                uses = tuple(sorted(counted.items()))
+                kinds = keys.setdefault((ids + (fid,), removed + code), {})
+                kind = kinds.get(uses)
+                if kind is None:
+                    kinds[uses] = [at, seqs + (seq,), mult * m, uses]
+                else:
+                    kind[2] += mult * m
+                at += 1
+
+        walk(0, 1, (), 0, (), ())
+        return [(key, [tuple(kind) for kind in kinds.values()]) for key, kinds in keys.items()]
 
     def codes(self, seqs):
         return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
@@ -225,19 +272,23 @@ class Enumerator:
     def removal(self, removed):
         """(monomials of degree < number of drawers with their products, packed counts) of a
         removed code, stored in `self.removals` (where `rounds` looks first)."""
-        r = []
-        rest = removed
-        for _c in self.draw_classes:
-            rest, k = divmod(rest, self.base)
-            r.append(k)
-        present = [c for c, k in enumerate(r) if k]
-        monos = []
-        for degree in range(len(self.drawers)):
-            for mono in itertools.combinations_with_replacement(present, degree):
-                prod = 1
-                for c in mono:
-                    prod *= r[c]
-                monos.append((mono, prod))
+        shared = self.shared_removed.get(removed)
+        if shared is None:
+            r = []
+            rest = removed
+            for _c in self.draw_classes:
+                rest, k = divmod(rest, self.base)
+                r.append(k)
+            present = [c for c, k in enumerate(r) if k]
+            monos = []
+            for degree in range(len(self.drawers)):
+                for mono in itertools.combinations_with_replacement(present, degree):
+                    prod = 1
+                    for c in mono:
+                        prod *= r[c]
+                    monos.append((mono, prod))
+            shared = self.shared_removed[removed] = (monos, r)
+        monos, r = shared
         got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
         return got
 
@@ -276,34 +327,48 @@ class Enumerator:
         entry is ("s", signature) for a round that ends without a last draw, or ("d",
         signature without hand h, h, state of h) for one that ends with hand h drawing:
         then its weight is packed, one field per draw class, and the packed counts are the
-        shoe's before the deal's removal (less this path's own draws).
+        shoe's before the deal's removal (less this path's own draws). The ways themselves
+        (`shapes`) are found once for every number of decks; here they are weighed for this one.
         """
         got = self.path_memo.get(key)
         if got is not None:
             return got
-        stand, _facts, deal_part = key
+        shapes = self.shared_paths.get((key, self.caps))
+        if shapes is None:
+            shapes = self.shared_paths[(key, self.caps)] = self.shapes(key, facts, seqs)
+        fill, unit, full, polys = self.fill, self.unit, self.full, self.polys
         out = self.path_memo[key] = []
-        fill = self.fill
+        for entry, path, used, drawn, last in shapes:
+            poly = polys.get(path)
+            if poly is None:
+                poly = polys[path] = self.poly(path)
+            out.append((entry, full - sum(unit[c] for c in path) if last else None, poly, fill[used], drawn))
+        return out
+
+    def shapes(self, key, facts, seqs):
+        """The ways the draws can go from one dealt state, whatever the number of decks: [(entry (see
+        `paths`), the draw classes drawn in turn, cards used, drawn codes, whether it ends with a last
+        draw)]; a way that draws more cards of a class than the shoe holds (`self.caps`) is left out."""
+        stand, _facts, deal_part = key
+        out = []
         dealt = len(self.deal_order)
         states = [list(f[:4]) for f in facts]
         component = self.component
         if stand:
-            out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
-                        (((), 1),), fill[dealt], ()))
+            out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), (), dealt, (), False))
             return out
         hands = self.codes(seqs)
         drawn = [[] for _ in self.hands]
         path = []
-        classes = self.draw_classes
-        unit = self.unit
+        classes, caps = self.draw_classes, self.caps
         engine, drawers, add_value = self.engine, self.drawers, self.add_value
         last = len(drawers) - 1
         drawer_hand = [self.hands.index(hand) for hand, _d in drawers]
 
         def walk(step, used):
             if step > last:
-                out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), None,
-                            self.poly(path), fill[used], tuple(tuple(d) for d in drawn)))
+                out.append((("s", tuple(component(h, st) for h, st in enumerate(states))), tuple(path), used,
+                            tuple(tuple(d) for d in drawn), False))
                 return
             h = drawer_hand[step]
             dkey = (step, tuple(get(st) for get, st in zip(self.draw_get, states)), deal_part)
@@ -317,14 +382,13 @@ class Enumerator:
             if step == last:
                 kl = [component(i, st) for i, st in enumerate(states)]
                 kl[h] = None
-                avail = self.full - sum(unit[c] for c in path)
-                out.append((("d", tuple(kl), h, tuple(s)), avail, self.poly(path), fill[used + 1],
-                            tuple(tuple(d) for d in drawn)))
+                out.append((("d", tuple(kl), h, tuple(s)), tuple(path), used + 1, tuple(tuple(d) for d in drawn),
+                            True))
                 return
             c0, t0, third0, run0 = s
             s[0] = c0 + 1
-            for c, (code, value, n, rank) in enumerate(classes):
-                if n <= path.count(c):
+            for c, (code, value, _n, rank) in enumerate(classes):
+                if caps[c] <= path.count(c):
                     continue  # no deal leaves a card of this class
                 s[1] = add_value(t0, value)
                 s[2] = value if c0 == 2 else third0
@@ -394,7 +458,10 @@ class Enumerator:
             entry = by_ids.get(ids)
             if entry is None:
                 facts = tuple(self.hand_facts[h][f] for h, f in enumerate(ids))
-                stand, events = self.at_deal(seqs)
+                dealt_state = self.shared_dealt.get(ids)
+                if dealt_state is None:  # the same for every number of decks
+                    dealt_state = self.shared_dealt[ids] = self.at_deal(seqs)
+                stand, events = dealt_state
                 deal_part = (events, tuple(tuple(f[i] for i in d) for f, d in zip(facts, self.final_deal)))
                 key = (deal_part, self.draw_key(stand, facts))
                 acc = pending.get(key)

@@ -86,10 +86,17 @@ def _search(game: Game, engine: ModuleType) -> dict[str, list[str]]:
     asked: set[tuple] = set()  # hands alike for every hand type (`hand_classes.facts_key`) are asked once
     wild = (set(game.wild.ranks), set(game.wild.cards)) if game.wild else (set(), set())
     reader = HandReader(game)
+    plain_rank: dict[str, str | None] = {}  # card code -> its rank, None for a wild card
+
+    def plain_rank_of(code: str) -> str | None:
+        rank = game.shoe.rank_of(code)
+        got = plain_rank[code] = None if code in wild[1] or rank in wild[0] else rank
+        return got
+
     for tried, hand in enumerate(_hands(game)):
         if tried >= SEARCH_LIMIT or len(found) == len(wanted):
             break
-        plain = [game.shoe.rank_of(c) for c in hand if c not in wild[1] and game.shoe.rank_of(c) not in wild[0]]
+        plain = [r for c in hand if (r := plain_rank[c] if c in plain_rank else plain_rank_of(c)) is not None]
         key = (reader.facts_key(plain, False), len(hand) - len(plain))
         if key in asked:
             continue

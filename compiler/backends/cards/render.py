@@ -83,8 +83,11 @@ def mark_scripts(ctx, text) -> Markup:
     if isinstance(text, Markup):
         return text
     lang, hints = ctx.get("lang", "en"), ctx.get("hints") or {}
+    text = str(text)
+    if (_LATIN_RUN if lang.startswith("zh") else _HAN_RUN).search(text) is None:
+        return escape(text)  # one run in the page's language (most texts): what the join below gives
     return Markup("").join(escape(run) if code is None else Markup('<span lang="%s">%s</span>') % (code, run)
-                           for run, code in script_runs(str(text), lang, hints))
+                           for run, code in script_runs(text, lang, hints))
 
 
 def _python_text(data) -> str:
