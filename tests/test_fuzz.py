@@ -8,6 +8,7 @@ runs the same strategies over 10,000+ inputs; this suite runs a few hundred.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import lark
@@ -33,7 +34,15 @@ ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u202e", "\ufeff", "\u00a0", "é", "百
 
 
 def grammar_specs() -> st.SearchStrategy[str]:
-    """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text."""
+    """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text.
+
+    Deferred: the grammar's parser (0.7 s) is built when a test first draws, not when the file is collected
+    (every xdist worker collects every file), and once a process."""
+    return st.deferred(lambda: _grammar_strategy())
+
+
+@cache
+def _grammar_strategy() -> st.SearchStrategy[str]:
     g = lark.Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
     names = st.sampled_from(["player", "banker", "tie", "p", "b", "total", "natural", "face", "x", "lambda", "outcome",
                              "__init__", "None"])
