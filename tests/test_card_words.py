@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import opencc
 import pytest
-from test_cards import LANGS, NS, build_cards, card_files, parse_strict
+from test_cards import LANGS, NS, ROOT, build_cards, card_files, parse_strict
 
 from croupier.backends.cards import words as W
 from croupier.backends.cards.card_model import card_view
@@ -63,6 +63,15 @@ def runs(doc) -> list[tuple[str, str]]:
 
 def html_cards() -> dict[str, str]:
     return {rel: text for rel, text in card_files().items() if rel.endswith(".html")}
+
+
+# The pages checked one by one, named from the committed build's file names: collecting the tests needs no build
+# (every xdist worker collects every file); the test below checks that they are exactly the pages a build makes.
+HTML_PAGES = sorted(f"cards/{p.name}" for p in (ROOT / "generated" / "cards").glob("*.html"))
+
+
+def test_the_pages_checked_one_by_one_are_the_pages_a_build_makes():
+    assert HTML_PAGES and HTML_PAGES == sorted(html_cards())
 
 
 def page_lang(rel: str) -> str:
@@ -155,7 +164,7 @@ def test_no_spec_expression_in_the_player_text():
             assert found is None, (r.game.name, lang, "md", found.group(0))
 
 
-@pytest.mark.parametrize("rel", sorted(html_cards()))
+@pytest.mark.parametrize("rel", HTML_PAGES)
 def test_chinese_cards_are_complete_and_other_languages_carry_lang(rel):
     """A Chinese card's prose has no Latin word but the allow-list (card codes and citation and case ids are not
     prose); on any card, Latin or Han text in another language than the page sits inside an element with `lang`."""

@@ -12,6 +12,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz import REAL_SPECS, ROOT, SMALL_SPECS, grammar_specs, mutated_spec
 
 from croupier.backends.engine.emitter import emit_engine
 from croupier.cli.main import main
@@ -20,7 +21,6 @@ from croupier.semantics.resolve import Loader
 from croupier.syntax import formatter
 from croupier.syntax.formatter import FormatError, format_text
 from croupier.tools.diff.rules import rule_changes
-from tests.test_fuzz import REAL_SPECS, ROOT, SMALL_SPECS, grammar_specs, mutated_spec
 
 FUZZ = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 

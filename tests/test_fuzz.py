@@ -8,6 +8,7 @@ runs the same strategies over 10,000+ inputs; this suite runs a few hundred.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import lark
@@ -33,13 +34,32 @@ ODD_TEXT = ["\x00", "\x07", "\x1b[31m", "\u202e", "\ufeff", "\u00a0", "é", "百
 
 
 def grammar_specs() -> st.SearchStrategy[str]:
-    """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text."""
+    """Text drawn from the grammar itself; _INDENT/_DEDENT (made by the post-lexer) get explicit text.
+
+    Deferred: the grammar's parser (0.7 s) is built when a test first draws, not when the file is collected
+    (every xdist worker collects every file), and once a process."""
+    return st.deferred(lambda: _grammar_strategy())
+
+
+# The text the grammar ignores between tokens (its `%ignore` patterns), drawn as exactly the strings each pattern
+# matches: left to `from_regex`, these draws took two thirds of the test (about 3 ms each, once every few tokens).
+IGNORED = {
+    "[\t \f]+": st.text(alphabet="\t \f", min_size=1),
+    "\\\\[\t \f]*\r?\n": st.builds(lambda blanks, cr: "\\" + blanks + cr + "\n", st.text(alphabet="\t \f"),
+                                    st.sampled_from(["", "\r"])),
+}
+
+
+@cache
+def _grammar_strategy() -> st.SearchStrategy[str]:
     g = lark.Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
     names = st.sampled_from(["player", "banker", "tie", "p", "b", "total", "natural", "face", "x", "lambda", "outcome",
                              "__init__", "None"])
+    ignored = {t.name: IGNORED[t.pattern.value] for t in g.terminals if t.name in g.ignore_tokens}  # a new one: KeyError
     return from_lark(g, explicit={
         "_INDENT": st.just("\n    "), "_DEDENT": st.just("\n"), "NAME": names,
         "STRING": st.sampled_from(['"A"', '"百家樂"', '"<b>x</b>"']), "_NL": st.sampled_from(["\n", "\n# c\n"]),
+        **ignored,
     })
 
 

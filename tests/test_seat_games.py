@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,14 +18,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SPECS = ("ten_and_a_half", "ten_and_a_half_banker")
 
 
+@cache
 def engine_for(name: str):
+    """The engine of one spec, compiled the first time a test asks (not when the file is collected: every
+    xdist worker collects every file), once a process."""
     results, _loader = pipeline.compile_all([ROOT / "spec" / f"{name}.rules"])
     assert results[0].ok, results[0].diagnostics
     return load_engine(results[0].artefacts[f"engines/{name}.py"], name)
 
 
-ENGINES = {name: engine_for(name) for name in SPECS}
-DECK = list(ENGINES["ten_and_a_half"].CARD_CODES)
+def deck() -> list[str]:
+    return list(engine_for("ten_and_a_half").CARD_CODES)
 
 
 def value_classes(engine) -> list[list[str]]:
@@ -51,7 +55,7 @@ def substitutions(engine, cards):
 
 @pytest.mark.parametrize("name", SPECS)
 def test_every_hand_of_the_deck_gets_exactly_one_type(name):
-    engine = ENGINES[name]
+    engine = engine_for(name)
     classes = value_classes(engine)
     checked = 0
     for size in range(1, 6):
@@ -69,13 +73,13 @@ def test_every_hand_of_the_deck_gets_exactly_one_type(name):
     assert checked > 1000
 
 
-hands_strategy = st.lists(st.sampled_from(DECK), min_size=2, max_size=10, unique=True)
+hands_strategy = st.lists(st.deferred(lambda: st.sampled_from(deck())), min_size=2, max_size=10, unique=True)
 
 
 @settings(max_examples=300, deadline=None)
 @given(hands_strategy, st.data())
 def test_ranking_is_a_total_order_on_hands_that_did_not_bust(cards, data):
-    engine = ENGINES["ten_and_a_half"]
+    engine = engine_for("ten_and_a_half")
     cut = data.draw(st.integers(min_value=1, max_value=len(cards) - 1))
     a, b = cards[:cut][:5], cards[cut:][:5]
     va, vb = engine.evaluate(a), engine.evaluate(b)
@@ -89,11 +93,11 @@ def table_strategy(banker_game: bool):
     @st.composite
     def build(draw):
         n = draw(st.integers(min_value=2, max_value=5))
-        deck = draw(st.permutations(DECK))
+        cards = draw(st.permutations(deck()))
         sizes = [draw(st.integers(min_value=1, max_value=5)) for _ in range(n)]
         hands, pos = {}, 0
         for i, size in enumerate(sizes):
-            hands[f"p{i + 1}"] = list(deck[pos:pos + size])
+            hands[f"p{i + 1}"] = list(cards[pos:pos + size])
             pos += size
         coins = {p: draw(st.integers(min_value=0, max_value=5000)) for p in hands}
         table = {"hands": hands, "coins": coins}
@@ -109,7 +113,7 @@ def table_strategy(banker_game: bool):
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_settlement_never_moves_more_than_a_loser_holds_and_nets_sum_to_zero(name, data):
-    engine = ENGINES[name]
+    engine = engine_for(name)
     table = data.draw(table_strategy(name.endswith("banker")))
     answer = engine.settle_table(table)
     paid = {p: Fraction(0) for p in table["hands"]}
@@ -123,10 +127,10 @@ def test_settlement_never_moves_more_than_a_loser_holds_and_nets_sum_to_zero(nam
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([c for c in DECK if c not in ("BJ", "SJ")]), min_size=0, max_size=4, unique=True),
+@given(st.lists(st.deferred(lambda: st.sampled_from([c for c in deck() if c not in ("BJ", "SJ")])), min_size=0, max_size=4, unique=True),
        st.sampled_from([["BJ"], ["SJ"], ["BJ", "SJ"]]))
 def test_wild_substitution_is_never_worse_than_any_fixed_choice(plain_cards, jokers):
-    engine = ENGINES["ten_and_a_half"]
+    engine = engine_for("ten_and_a_half")
     cards = (plain_cards + jokers)[:5]
     chosen = engine.evaluate(cards)
     best = (-engine.TYPE_INDEX[chosen.type], chosen.points)
@@ -144,6 +148,6 @@ def test_play_hand_shows_the_substitution(capsys):
 
 
 def test_jokers_are_face_cards_in_the_banker_game():
-    engine = ENGINES["ten_and_a_half_banker"]
+    engine = engine_for("ten_and_a_half_banker")
     value = engine.evaluate(["BJ", "SJ", "JS", "QH", "KD"])
     assert value.type == "five_faces" and value.points == Fraction(5, 2) and not value.wild

@@ -264,20 +264,40 @@ def _variants(example: str) -> list[str]:
 _MISTAKE_EXAMPLES = {label: [v for ex in examples for v in _variants(ex)] for label, examples in COMMON_MISTAKES.items()}
 
 
+# What parsing each mistake example gives (its tree, or the exception it raises), once per process: the
+# examples and the parser are fixed, and every syntax error of every file is compared with all of them.
+_EXAMPLE_OUTCOMES: dict[str, tuple[bool, object]] = {}
+
+
+def _parse_example(example: str) -> Tree:
+    """`parser().parse(example)`, the outcome kept: the same tree returned, or the same exception raised again."""
+    outcome = _EXAMPLE_OUTCOMES.get(example)
+    if outcome is None:
+        try:
+            outcome = (True, parser().parse(example))
+        except Exception as exc:  # noqa: BLE001 - kept and raised again, to be judged by the caller as before
+            outcome = (False, exc)
+        _EXAMPLE_OUTCOMES[example] = outcome
+    parsed, value = outcome
+    if parsed:
+        return value
+    raise value.with_traceback(None)
+
+
 def _match_mistake(exc: UnexpectedInput):
     """The common mistake this error looks like: Lark's `match_examples`, kept only when the example
     fails on the same kind of token (a match on the parser state alone is too loose to name a mistake)."""
     token = getattr(exc, "token", None)
     for label, examples in _MISTAKE_EXAMPLES.items():
         try:
-            found = exc.match_examples(parser().parse, {label: examples}, token_type_match_fallback=True)
+            found = exc.match_examples(_parse_example, {label: examples}, token_type_match_fallback=True)
         except Exception:  # noqa: BLE001 - match_examples re-parses; any failure means no match
             continue
         if found is None:
             continue
         for example in examples:
             try:
-                parser().parse(example)
+                _parse_example(example)
             except UnexpectedInput as other:
                 mine = getattr(other, "token", None)
                 if other.state == exc.state and getattr(mine, "type", None) == getattr(token, "type", None):
