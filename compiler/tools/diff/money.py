@@ -11,20 +11,23 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.backends.engine.analysis_emitter import emit_analysis_module
-from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.loader import exact_analysis, shared_engine
 from croupier.semantics.model import Game
 from croupier.tools.analysis.report import DECK_TABLE
 
 
 def companion(game: Game, shown: str):
-    """A dealt-round game's analysis companion, loaded from source."""
-    return load_engine(emit_analysis_module(game, shown), game.name + "_analysis")
+    """A dealt-round game's analysis companion, loaded from source (once per process for the same source)."""
+    return shared_engine(emit_analysis_module(game, shown), game.name + "_analysis")
 
 
 def edges(game: Game, engine, shown: str, decks: list[int]) -> dict[int, dict[str, Fraction]]:
-    """{decks: {bet: house edge}} of one version (exact)."""
+    """{decks: {bet: house edge}} of one version (exact; each analysis kept in the cache per engine and
+    companion source and deck count, as a build keeps the rule card's, so a version built before is not
+    enumerated again)."""
     exact = companion(game, shown)
-    return {d: {name: b["house_edge"] for name, b in exact.analyse(engine, d)["bets"].items()} for d in decks}
+    return {d: {name: b["house_edge"] for name, b in exact_analysis(engine, exact, d)["bets"].items()}
+            for d in decks}
 
 
 def bet_money(old: tuple, new: tuple) -> dict:
