@@ -109,6 +109,26 @@ def test_the_survey_agrees_with_a_hand_by_hand_survey():
     assert result[0] == "ok" and result[2] == unmatched == 0 and result[4] == reached
 
 
+@pytest.mark.parametrize(("spec", "skips"), [(ROOT / "spec/sette_e_mezzo.rules", True), (ONE_JOKER, False)])
+def test_hands_left_unevaluated_once_every_type_is_reached_change_no_finding(spec, skips, monkeypatch):
+    """Ties settled and every type reached, the survey stops asking the engine to evaluate hands that a
+    substitution gives a type: what it finds (hands with no type, overlaps, types reached) is what
+    evaluating every hand finds, with far fewer evaluations where every type is reached early (in the
+    one-joker game the last type is reached late: few are saved there)."""
+    game, _engine = load(spec)
+    oracle = engine_oracle(game)
+    calls = []
+    classify = oracle.classify
+    monkeypatch.setattr(oracle, "classify", lambda codes: calls.append(codes) or classify(codes))
+    quick = hand_types._survey(game, oracle)
+    asked_quick = len(calls)
+    monkeypatch.setattr(hand_types, "FEW_TRIES", -1)  # no hand has fewer than one substitution: all evaluated
+    every = hand_types._survey(game, oracle)
+    assert quick[:5] == every[:5] and quick[0] == "ok"
+    assert len(calls) - asked_quick == len(hand_types.signatures(game, by_top_card=False))
+    assert asked_quick < (len(calls) - asked_quick) / 4 if skips else asked_quick <= len(calls) - asked_quick
+
+
 def test_one_wild_joker_analyses_without_error():
     done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "analyze", str(ONE_JOKER), "--json"],
                           capture_output=True, text=True, env={"CROUPIER_CACHE": "off", "PATH": ""}, cwd=ROOT)

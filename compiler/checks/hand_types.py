@@ -17,7 +17,10 @@ multisets it stands for and two of them to show. Each signature is evaluated
 once (the engine's best substitution applied once to it), and the overlaps of
 W0502 are looked for over every combination of the wild cards' distinct choices
 (combinations with repetition, not the product), each substituted hand's facts
-tested once. The number of signatures grows polynomially with the hand size:
+tested once. Once every hand type is reached and the settlement has a rule for tied hands, a
+hand is no longer evaluated when one of its substitutions matches a type: the engine's
+evaluation would give it a type (the best substitution's), and what type no longer matters
+(nor its strength, which only the tie-break warning W0504 reads). The number of signatures grows polynomially with the hand size:
 a 53-card deck with one wild card and hands of up to 13 cards has a few thousand.
 """
 
@@ -34,6 +37,9 @@ from croupier.semantics import hand_classes as hc
 from croupier.semantics.model import Game
 
 MAX_SURVEY = 400_000  # signatures, or substituted hands to test, that `check` surveys at most
+# Substitutions of one hand up to which, every hand type reached and ties settled, a hand some substitution of
+# which matches a type is not evaluated again (an engine refuses a hand only beyond 20,000; see `_survey`)
+FEW_TRIES = 1_000
 
 
 def check(game: Game, oracle: HandOracle | None = None) -> list[Diagnostic]:
@@ -170,20 +176,26 @@ def _survey(game: Game, oracle: HandOracle) -> list:
     reached: set[str] = set()
     strengths: dict[str, dict[tuple, str]] = {}
     ties: dict[str, tuple[str, str]] = {}
-    tested: set[tuple] = set()
+    tested: dict[tuple, bool] = {}  # facts key of a substituted hand -> whether it matches a hand type
+    settled = _ties_settled(game)
     for (_count, _total, _members, n_wild, _top), (mult, reps) in sorted(sigs.items(), key=_order):
         codes = reader.card_codes(reps[0])
         shown = " ".join(codes)
         plain = [r for r in reps[0] if not hc.is_wild(game, r)]
+        typed = False  # whether a substitution of the hand matches a hand type
         for choice in itertools.combinations_with_replacement(choices, n_wild):
             subbed = plain + list(choice)
             key = reader.facts_key(subbed, n_wild > 0)
-            if key in tested:
-                continue
-            tested.add(key)
-            matches = oracle.matching_types(subbed, n_wild > 0)
-            if len(matches) > 1:
-                overlaps.setdefault((matches[0], matches[1]), shown)
+            matched = tested.get(key)
+            if matched is None:
+                matches = oracle.matching_types(subbed, n_wild > 0)
+                matched = tested[key] = bool(matches)
+                if len(matches) > 1:
+                    overlaps.setdefault((matches[0], matches[1]), shown)
+            typed = typed or matched
+        if typed and settled and len(reached) == len(game.types) and \
+                (math.comb(len(choices) + n_wild - 1, n_wild) if n_wild else 1) <= FEW_TRIES:
+            continue  # it has a type, and which one tells nothing new
         value = oracle.classify(codes)
         if value is None:
             unmatched.append(shown)

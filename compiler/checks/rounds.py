@@ -163,7 +163,7 @@ class _Enumerator:
         self.exact_returns()
         return self.space
 
-    def group_of(self, used: list[int], held: tuple) -> tuple:
+    def group_of(self, used: tuple[int, ...], held: tuple) -> tuple:
         """The group of a round so far: every hand's key and, of each class that may run out, the cards left
         (as many as the round may still take count alike); when every round is weighed, the cards left of
         every class (then the rounds below two sequences of a group weigh the same, and so do the two)."""
@@ -187,7 +187,7 @@ class _Enumerator:
         the weight of each fact vector below it. A marker on the stack notes those once all below a
         sequence is done."""
         space, sizes, need = self.space, self.sizes, self.need
-        stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands))]
+        stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands), (0,) * len(sizes))]
         while stack:
             item = stack.pop()
             if len(item) == 2:  # (group, (leaves, weights) before): all below the group's first sequence is done
@@ -199,8 +199,7 @@ class _Enumerator:
             if space.leaves > MAX_LEAVES:
                 self.space.complete = False
                 return
-            seq, weight, held = item
-            used = [seq.count(c) for c in range(len(sizes))]
+            seq, weight, held, used = item  # used: the cards of each class in `seq`
             n = len(seq)
             if self.group is not None and held is not None:
                 group = self.group_of(used, held)
@@ -237,7 +236,8 @@ class _Enumerator:
             for c, size in enumerate(sizes):
                 if size - used[c] > 0:
                     after = None if at is None else held[:at] + (held[at] + (c,),) + held[at + 1:]
-                    stack.append((seq + [c], weight * (size - used[c]), after))
+                    more = used[:c] + (used[c] + 1,) + used[c + 1:]
+                    stack.append((seq + [c], weight * (size - used[c]), after, more))
 
     def exact_returns(self) -> None:
         """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,
@@ -280,8 +280,11 @@ class _Enumerator:
         (`hand_grouping`): a leaf whose keys an earlier leaf had, and whose round finished and was read
         without a failure, has that leaf's facts. The vectors are kept per enumeration, the first
         MEMO_ENTRIES of them; when keys are as fine as the cards themselves (few found after MEMO_TRIAL
-        lookups), the lookups stop: they would cost more than they save."""
-        if self.group is None or self.last_drawer is None or self.memo_tries < 0:
+        lookups), the lookups stop: they would cost more than they save. Only when every round is weighed:
+        otherwise a leaf is read only until every fact has been seen (see `leaf`), and then costs no more
+        than the engine's outcome, which the lookup of its keys costs as much as (and the memo, filled by
+        reading leaves, would stay almost empty)."""
+        if self.group is None or self.last_drawer is None or self.memo_tries < 0 or not self.weigh_all:
             return None
         if self.memo_tries >= MEMO_TRIAL and 8 * self.memo_hits < self.memo_tries:
             self.memo_tries = -1  # the keys tell leaves apart almost as finely as their cards: no more looking up

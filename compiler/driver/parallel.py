@@ -10,7 +10,8 @@ serial build, diagnostics in the same order.
 
 Only data crosses between the processes: diagnostics, source text and files, sent by
 the children (spec indices come from the shared counter). The children are forks of this
-process (nothing is imported or loaded from disk to start them) and ignore Ctrl-C: this
+process (nothing is imported or loaded from disk to start them; what they inherit is frozen out of
+the garbage collector's reach, `gc.freeze`, until they are done) and ignore Ctrl-C: this
 process answers it, ending every child it started by its own id before the interrupt goes
 on. A spec a child could not finish (an error, a child that died) is left to the serial
 pass, which shows the error as a serial build would.
@@ -18,6 +19,7 @@ pass, which shows the error as a serial build would.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -68,6 +70,7 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
     taken = context.Value("i", 0)  # how many of `todo` are taken
     children: list[tuple[Connection, multiprocessing.process.BaseProcess, threading.Thread]] = []
     received: list[tuple[int, dict | None]] = []
+    gc.freeze()  # what every process inherits stays to the end: no collection walks it, nor copies its pages
     try:
         for _ in range(min(jobs, len(todo)) - 1):
             ours, theirs = context.Pipe(duplex=False)
@@ -94,6 +97,7 @@ def prepare(specs: list[Path], level: Level, cases_dir: Path | None, project: Pr
                 child.terminate()
             child.join()
             conn.close()
+        gc.unfreeze()
     _adopt(received, works)
 
 
