@@ -84,15 +84,22 @@ class RemovalWeigher:
         self._rows: dict[int, list[int]] = {}
         self.terms = 0
         counts = deck.counts
-        # per class c and count a: [(j, (a)_j)] for the first hand, [(j, (-1)^j C(a, j) (N_c - j)_(a - j))] for the second
-        self.alpha = [[[(j, falling(a, j)) for j in range(a + 1)] for a in range(m + 1)] for m in counts]
-        self.beta = [[[(j, (-1) ** j * comb(a, j) * falling(m - j, a - j)) for j in range(a + 1)]
-                      for a in range(m + 1)] for m in counts]
+        # a vector j is numbered sum_c j_c * stride_c (mixed radix, digit c in 0 .. N_c), so that a sub-vector
+        # is one addition away from another and the memos are keyed by small ints rather than tuples
+        self.stride = [1] * len(counts)
+        for c in range(1, len(counts)):
+            self.stride[c] = self.stride[c - 1] * (counts[c - 1] + 1)
+        # per class c and count a: [(j stride_c, (a)_j)] for the first hand, [(j stride_c, (-1)^j C(a, j)
+        # (N_c - j)_(a - j))] for the second, j = 0 .. a
+        self.alpha = [[[(j * s, falling(a, j)) for j in range(a + 1)] for a in range(m + 1)]
+                      for m, s in zip(counts, self.stride)]
+        self.beta = [[[(j * s, (-1) ** j * comb(a, j) * falling(m - j, a - j)) for j in range(a + 1)]
+                      for a in range(m + 1)] for m, s in zip(counts, self.stride)]
 
     # ---- the first seat's sums G(j, kF) ----------------------------------------------------------
-    def first_sums(self) -> dict[tuple[int, ...], list[tuple[int, int, int]]]:
-        """{j: [(size of F, number of F's key, sum of V(F) prod_c (N_c)_(F_c) (F_c)_(j_c) over such F)]}."""
-        sums: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
+    def first_sums(self) -> dict[int, list[tuple[int, int, int]]]:
+        """{number of j: [(size of F, number of F's key, sum of V(F) prod_c (N_c)_(F_c) (F_c)_(j_c) over such F)]}."""
+        sums: dict[int, dict[tuple[int, int], int]] = {}
         for f, v in self.firsts.items():
             fk = (sum(f), self.kf.index[id(self.s.key(f))])
             base = v * self.d.weight(f)
@@ -101,20 +108,21 @@ class RemovalWeigher:
                 row[fk] = row.get(fk, 0) + base * w
         return {j: [(size, k, w) for (size, k), w in row.items() if w] for j, row in sums.items()}
 
-    def _subs(self, hand: tuple[int, ...], table, allowed):
-        """(j, prod_c table[c][hand_c][j_c]) for every j <= hand (those in `allowed` only, which is closed
-        downwards, so a partial j outside it is cut with all its extensions)."""
-        k = len(hand)
-        out = [((0,) * k, 1)]
+    def _subs(self, hand: tuple[int, ...], table, allowed) -> list[tuple[int, int]]:
+        """(number of j, prod_c table[c][hand_c][j_c]) for every j <= hand (those in `allowed` only, which is
+        closed downwards, so a partial j outside it is cut with all its extensions)."""
+        out = [(0, 1)]
         for c, n in enumerate(hand):
             if not n:
                 continue
             grown = []
-            zero = table[c][n][0][1]
+            steps = table[c][n]
+            zero = steps[0][1]
+            more = steps[1:]
             for j, w in out:
                 grown.append((j, w * zero))
-                for jc, f in table[c][n][1:]:
-                    sub = j[:c] + (jc,) + j[c + 1:]
+                for step, f in more:
+                    sub = j + step
                     if allowed is not None and sub not in allowed:
                         break  # a larger j_c is not allowed either
                     grown.append((sub, w * f))
@@ -172,26 +180,43 @@ class RemovalWeigher:
     # ---- the second seat's results ---------------------------------------------------------------
     def results(self) -> dict[tuple[int, ...], dict[int, int]]:
         """{H: {outcome id: weight over falling(N, most)}} for every second hand H."""
+        packed = self.packed_results()
+        return {h: self.unpack(acc) for h, acc in packed.items()}
+
+    def unpack(self, acc: int) -> dict[int, int]:
+        """{outcome id: its field of a packed sum} for the fields that are not 0."""
+        width, mask = self.width, self.mask
+        return {o: w for o in range(len(self.s.outcomes)) if (w := (acc >> (width * o)) & mask)}
+
+    def packed_results(self) -> dict[tuple[int, ...], int]:
+        """{H: its results packed, one field of `self.width` bits per outcome id} for every second hand H.
+
+        R(j, kH) is kept packed, one field of `width` bits per outcome id, so that a hand's sum over j is one
+        multiply-add per j. The fields of a hand's sum each end in [0, falling(N, most)] (each is a sum of
+        pair weights, see the module docstring), so they unpack exactly whatever the signs met on the way;
+        and so does a sum of hands' results times V_t(H) >= 0 over the final hands of one policy, whose
+        fields add up to at most falling(N, most) (pair probabilities, scaled)."""
         n = self.d.cards
         g = self.first_sums()
         allowed = set(g)
         most = max((sum(f) for f in self.firsts), default=0) + max((sum(h) for h in self.seconds), default=0)
         self.most = most
         scale = [falling(n - size, most - size) for size in range(most + 1)]
-        # R(j, kH) is kept packed, one field of `width` bits per outcome id, so that a hand's sum over j is one
-        # multiply-add per j. The fields of a hand's sum each end in [0, falling(n, most)] (each is a sum of
-        # pair weights, see the module docstring), so they unpack exactly whatever the signs met on the way.
-        width = falling(n, most).bit_length() + 1
-        mask = (1 << width) - 1
-        r_memo: dict[tuple, int] = {}
-        v_memo: dict[tuple, list[tuple[int, int]]] = {}  # (j, size of H) -> [(kF, sum over sizes of G scaled)]
-        out: dict[tuple[int, ...], dict[int, int]] = {}
+        width = self.width = falling(n, most).bit_length() + 1
+        self.mask = (1 << width) - 1
+        r_memo: dict[tuple[int, int], dict[int, int]] = {}  # (key of H, size of H) -> {number of j: R(j, kH)}
+        v_memo: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (j, size of H) -> [(kF, sum of G scaled)]
+        out: dict[tuple[int, ...], int] = {}
         for h in self.seconds:
             size_h = sum(h)
             kh = id(self.s.key(h))
+            memo = r_memo.get((kh, size_h))
+            if memo is None:
+                memo = r_memo[(kh, size_h)] = {}
+            shifts = None
             acc = 0
             for j, b in self._subs(h, self.beta, allowed):
-                r = r_memo.get((j, kh, size_h))
+                r = memo.get(j)
                 if r is None:
                     v = v_memo.get((j, size_h))
                     if v is None:  # G(j, kF) summed over F's sizes, each scaled: the same for every key of H
@@ -199,17 +224,18 @@ class RemovalWeigher:
                         for size_f, kf, w in g[j]:
                             sums[kf] = sums.get(kf, 0) + w * scale[size_f + size_h]
                         v = v_memo[(j, size_h)] = list(sums.items())
+                    if shifts is None:
+                        shifts = [width * o for o in self.row(kh)]
                     r = 0
-                    row = self.row(kh)
                     for kf, w in v:
-                        r += w << (width * row[kf])
+                        r += w << shifts[kf]
                     self.terms += len(g[j])
                     if self.terms > MAX_TERMS:
                         raise TooLarge(f"weighing the pairs of hands by class counts would take more than "
                                        f"{MAX_TERMS:,} terms")
-                    r_memo[(j, kh, size_h)] = r
+                    memo[j] = r
                 acc += b * r
-            out[h] = {o: w for o in range(len(self.s.outcomes)) if (w := (acc >> (width * o)) & mask)}
+            out[h] = acc
         return out
 
 
@@ -229,14 +255,14 @@ def second_seat_results(deck: SeatDeck, settler: PairSettler, t_first: Fraction,
 
 def _weigh(deck, settler, t_first, thresholds, seconds, exhaustive: bool) -> dict[Fraction, dict] | None:
     weigher = RemovalWeigher(deck, settler, t_first, seconds, exhaustive)
-    results = weigher.results()
+    packed = weigher.packed_results()
     denominator = falling(deck.cards, weigher.most)
     out = {}
     for t in thresholds:
-        sums: dict[int, int] = {}
+        total = 0  # the policy's final hands' results, packed (see `packed_results`)
         for h, v in deck.finals(t).items():
-            for outcome, w in results[h].items():
-                sums[outcome] = sums.get(outcome, 0) + v * w
+            total += v * packed[h]
+        sums = weigher.unpack(total)
         if sums.get(weigher.pending, 0):
             if exhaustive:
                 raise NotGiven("two kinds of hand that can meet could not be dealt together to be settled")
