@@ -48,6 +48,9 @@ class SeatAnalysis:
         self.banker_game = engine.SCHEME == "against-banker"
         self.settler = PairSettler(self.deck, self.banker_game, stake)
         self._against: dict[Fraction, dict] = {}
+        self._hands: dict[tuple[int, ...], tuple[int, str, int, object]] = {}  # final hand -> `_hand_facts`
+        self._points: list[Fraction] = []  # the totals final hands reach, numbered in the order met
+        self._point_number: dict[Fraction, int] = {}
         self.missing: str | None = None  # why the results against the other seat are not given, if they are not
 
     def one_hand(self, t: Fraction) -> dict:
@@ -55,19 +58,40 @@ class SeatAnalysis:
         d = self.deck
         denominator = falling(d.cards, d.high)
         types: dict[str, int] = {}
-        totals: dict[Fraction, int] = {}
+        totals: dict[int, int] = {}  # by the number of the total in `self._points`
+        shown: dict[int, object] = {}  # each total as the first hand met here gives it (an int, or an equal Fraction)
         for hand, v in d.finals(t).items():
-            w = v * d.weight(hand) * falling(d.cards - sum(hand), d.high - sum(hand))
-            value = d.value(hand)
-            types[value.type] = types.get(value.type, 0) + w
-            totals[value.points] = totals.get(value.points, 0) + w
+            got = self._hands.get(hand)
+            if got is None:
+                got = self._hands[hand] = self._hand_facts(hand)
+            weight, kind, total, points = got
+            w = v * weight
+            types[kind] = types.get(kind, 0) + w
+            if total in totals:
+                totals[total] += w
+            else:
+                totals[total] = w
+                shown[total] = points
         types_p = {k: Fraction(types.get(k, 0), denominator) for k in self.e.TYPES}
         return {
             "threshold": t,
             "types": types_p,
-            "totals": {k: Fraction(w, denominator) for k, w in sorted(totals.items())},
+            "totals": {k: Fraction(w, denominator) for k, w in sorted((shown[i], w) for i, w in totals.items())},
             "expected_multiplier": sum((p * self.e.MULTIPLIER[k] for k, p in types_p.items()), Fraction(0)),
         }
+
+    def _hand_facts(self, hand: tuple[int, ...]) -> tuple[int, str, int, object]:
+        """(orderings of the hand's cards and of the rest of a full hand, over the whole deck; its type; the
+        number of its total in `self._points`; its total): what `one_hand` reads of a final hand, whatever
+        the policy."""
+        d = self.deck
+        size = sum(hand)
+        value = d.value(hand)
+        total = self._point_number.get(value.points)
+        if total is None:
+            total = self._point_number[value.points] = len(self._points)
+            self._points.append(value.points)
+        return d.weight(hand) * falling(d.cards - size, d.high - size), value.type, total, value.points
 
     def thresholds(self) -> list[Fraction]:
         """Every threshold that can matter (see `SeatDeck.thresholds`)."""
