@@ -151,6 +151,11 @@ SHAPE_JS = """() => {
           lang: document.documentElement.lang, scroll_width: document.documentElement.scrollWidth};
 }"""
 
+# Each width's questions in one call (one round trip, the page laid out once for them all).
+WIDE_JS = f"""(a) => ({{...({SHAPE_JS})(), cells: ({CELLS_JS})(), text: ({TEXT_JS})(a.skip),
+                      grids: Object.fromEntries(a.grids.map(ident => [ident, ({GRID_JS})(ident)]))}})"""
+PHONE_JS = f"""() => ({{...({SHAPE_JS})(), misfits: ({FIT_JS})()}})"""
+
 
 def look_at(tab, errors: list[str], url: str, grids: list[str]) -> dict[int, dict]:
     """Everything the tests assert on of one page, as {width: facts}: the page is loaded once in `tab` at
@@ -161,14 +166,10 @@ def look_at(tab, errors: list[str], url: str, grids: list[str]) -> dict[int, dic
     errors.clear()
     tab.set_viewport_size({"width": 1000, "height": 900})
     tab.goto(url, wait_until="load")
-    facts = tab.evaluate(SHAPE_JS)
-    facts["cells"] = tab.evaluate(CELLS_JS)
-    facts["text"] = tab.evaluate(TEXT_JS, sorted(NOT_PROSE))
-    facts["grids"] = {ident: tab.evaluate(GRID_JS, ident) for ident in grids}
-    out = {1000: facts}
+    out = {1000: tab.evaluate(WIDE_JS, {"skip": sorted(NOT_PROSE), "grids": grids})}
     for width in PHONES:
         tab.set_viewport_size({"width": width, "height": 900})
-        out[width] = {**tab.evaluate(SHAPE_JS), "misfits": tab.evaluate(FIT_JS)}
+        out[width] = tab.evaluate(PHONE_JS)
     for facts in out.values():
         facts["errors"] = list(errors)
     return out
