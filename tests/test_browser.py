@@ -11,8 +11,9 @@ the spec's own text writes it. Printed to A4 PDF, a baccarat card takes at most 
 no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdf is a
 failure, never a skip; Playwright's own browsers are not used.
 
-Each page is loaded once in one tab at 1000 CSS px, then narrowed to each phone width, and what the tests
-assert on is read from it then (`seen`); only the print test opens its pages itself.
+Each page is loaded once in one tab, at the width the page before it ended at (1000 CSS px or a phone
+width), then resized to each other width, and what the tests assert on is read from it then (`seen`); only
+the print test opens its pages itself.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 PHONES = (360, 390)
+WIDE = 1000  # the width the card tests read a page at
 PRINT_PAGES = 4
 
 CELLS_JS = """() => Array.from(document.querySelectorAll('table.grid td')).map(td => [
@@ -151,24 +153,29 @@ SHAPE_JS = """() => {
           lang: document.documentElement.lang, scroll_width: document.documentElement.scrollWidth};
 }"""
 
+# Each width's questions in one call (one round trip, the page laid out once for them all).
+WIDE_JS = f"""(a) => ({{...({SHAPE_JS})(), cells: ({CELLS_JS})(), text: ({TEXT_JS})(a.skip),
+                      grids: Object.fromEntries(a.grids.map(ident => [ident, ({GRID_JS})(ident)]))}})"""
+PHONE_JS = f"""() => ({{...({SHAPE_JS})(), misfits: ({FIT_JS})()}})"""
 
-def look_at(tab, errors: list[str], url: str, grids: list[str]) -> dict[int, dict]:
-    """Everything the tests assert on of one page, as {width: facts}: the page is loaded once in `tab` at
-    1000 CSS px, read, then narrowed to each phone width and read again (errors: those met from the page's
-    load to the last question asked of it). Narrowing a loaded page lays it out as loading it at that width
-    does, since a card runs no script and loads nothing but itself: `seen` fails a page that requests
-    anything else."""
+
+def look_at(tab, errors: list[str], url: str, grids: list[str], widths: tuple[int, ...]) -> dict[int, dict]:
+    """Everything the tests assert on of one page, as {width: facts}: the page is loaded once in `tab` at the
+    first of `widths` (`seen` starts a page at the width the page before it ended at), read, then resized to
+    each other width and read again (errors: those met from the page's load to the last question asked of
+    it). Resizing a loaded page lays it out as loading it at that width does, since a card runs no script
+    and loads nothing but itself: `seen` fails a page that requests anything else."""
     errors.clear()
-    tab.set_viewport_size({"width": 1000, "height": 900})
-    tab.goto(url, wait_until="load")
-    facts = tab.evaluate(SHAPE_JS)
-    facts["cells"] = tab.evaluate(CELLS_JS)
-    facts["text"] = tab.evaluate(TEXT_JS, sorted(NOT_PROSE))
-    facts["grids"] = {ident: tab.evaluate(GRID_JS, ident) for ident in grids}
-    out = {1000: facts}
-    for width in PHONES:
-        tab.set_viewport_size({"width": width, "height": 900})
-        out[width] = {**tab.evaluate(SHAPE_JS), "misfits": tab.evaluate(FIT_JS)}
+    out = {}
+    for width in widths:
+        if tab.viewport_size != {"width": width, "height": 900}:
+            tab.set_viewport_size({"width": width, "height": 900})
+        if not out:
+            tab.goto(url, wait_until="load")
+        if width == WIDE:
+            out[width] = tab.evaluate(WIDE_JS, {"skip": sorted(NOT_PROSE), "grids": grids})
+        else:
+            out[width] = tab.evaluate(PHONE_JS)
     for facts in out.values():
         facts["errors"] = list(errors)
     return out
@@ -181,7 +188,7 @@ def seen(browser, site) -> dict[tuple[str, int], dict]:
     a renderer process; the pages hold no script, so nothing carries over from one to the next)."""
     results, _ = build_cards()
     draws = {f"{r.game.name}.{lang}.html": [t.ident for t in r.game.draws] for r in results for lang in LANGS}
-    tab = browser.new_page()
+    tab = browser.new_page(viewport={"width": WIDE, "height": 900})
     errors: list[str] = []
     requested: list[str] = []
     tab.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -189,9 +196,10 @@ def seen(browser, site) -> dict[tuple[str, int], dict]:
     tab.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
     tab.on("request", lambda r: requested.append(r.url))
     out = {}
-    for path in pages(site):
+    for n, path in enumerate(pages(site)):
         requested.clear()
-        for width, facts in look_at(tab, errors, path.as_uri(), draws.get(path.name, [])).items():
+        widths = (WIDE, *PHONES) if n % 2 == 0 else (*reversed(PHONES), WIDE)  # one resize fewer a page
+        for width, facts in look_at(tab, errors, path.as_uri(), draws.get(path.name, []), widths).items():
             out[(path.name, width)] = facts
         assert requested == [path.as_uri()], f"{path.name} loads more than itself: {requested}"
     tab.close()

@@ -2,7 +2,10 @@
 without the system's packages, runs a project scaffolded by `croupier init` end to end.
 
 The wheel is built from a copy of the sources (pyproject.toml, README.md, compiler/), so no build
-folder is left in the repository and nothing stale from an earlier build can slip into it. The
+folder is left in the repository and nothing stale from an earlier build can slip into it. When this
+environment already holds what pyproject.toml's [build-system] asks for (the dev extra brings it), pip
+builds with it (`--no-build-isolation`) rather than installing a fresh setuptools into an isolated
+environment for each build: the same backend builds the same wheel from the same sources. The
 dependencies (lark, jinja2, babel, rich, and pytest for the generated tests) come from the package
 index as for any user, installed by this test's own pip into the venv (`pip --python`).
 """
@@ -14,12 +17,30 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "high_total"
+# setuptools builds wheels by itself (its own bdist_wheel, no `wheel` package) from 70.1 on
+WHEEL_BACKEND = "setuptools>=70.1"
+
+
+def build_isolation() -> list[str]:
+    """pip's option to build with this environment's backend when it satisfies [build-system] requires (and
+    builds wheels by itself), else nothing: pip then builds in an isolated environment, as for a user."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    for req in map(Requirement, [*requires, WHEEL_BACKEND]):
+        try:
+            if not req.specifier.contains(metadata.version(req.name), prereleases=True):
+                return []
+        except metadata.PackageNotFoundError:
+            return []
+    return ["--no-build-isolation"]
 
 
 def call(args: list[str], cwd: Path, env: dict[str, str], timeout: int = 300) -> subprocess.CompletedProcess:
@@ -38,7 +59,8 @@ def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "compiler", src / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(base / "dist"), str(src)], base, env)
+    call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", *build_isolation(), "-w", str(base / "dist"), str(src)],
+         base, env)
     wheels = list((base / "dist").glob("croupier-*.whl"))
     assert len(wheels) == 1, wheels
     # a venv without pip of its own (ensurepip costs seconds): this test's pip installs into it; the
