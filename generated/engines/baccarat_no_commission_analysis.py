@@ -67,8 +67,7 @@ FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 # engine -> what an enumeration finds the same whatever the number of decks, for the next one to reuse (an
 # analysis for several deck counts meets the same hands and draws; only their weights change): each hand's
 # dealt groups, the state at the deal of each combination of them, the draw decisions, the ways the draws
-# can go from each dealt state (see `paths`), the classes each removed code counts, and the deals grouped
-# (see `deals`)
+# can go from each dealt state (see `paths`), and the classes each removed code counts
 SHARED = weakref.WeakKeyDictionary()
 
 
@@ -138,9 +137,8 @@ class Enumerator:
         self.polys = {}
         shared = SHARED.get(engine)
         if shared is None:
-            shared = SHARED[engine] = ({}, {}, {}, {}, {}, {})
-        (self.shared_groups, self.shared_dealt, self.decisions, self.shared_paths, self.shared_removed,
-         self.shared_deals) = shared
+            shared = SHARED[engine] = ({}, {}, {}, {}, {})
+        self.shared_groups, self.shared_dealt, self.decisions, self.shared_paths, self.shared_removed = shared
         # a class's copies as far as the draws can tell them apart (no path draws more cards than there are
         # drawers): the ways the draws can go are the same for every shoe that agrees on these
         self.caps = tuple(min(c[2], len(DRAWERS)) for c in self.draw_classes)
@@ -198,60 +196,34 @@ class Enumerator:
         """{(fact ids by hand, removed draw classes): [weight, dealt sequences]} over every ordered deal.
 
         An ordered deal's count is the product over classes of n (n-1) … for the cards of
-        that class it uses, whatever the order: so the deals of one group that use the same
-        cards of each class weigh alike, and only their orderings are counted (`deal_shape`,
-        once for every number of decks). A group's dealt sequences are those of its first
-        deal the shoe can hold, and the groups come in the order of those deals.
+        that class it uses, whatever the order: so hands are enumerated one after another.
         """
         per_hand = [self.hand_groups(h, self.deal_order.count(hand)) for h, hand in enumerate(self.hands)]
-        shape = self.shared_deals.get("shape")
-        if shape is None:
-            shape = self.shared_deals["shape"] = self.deal_shape(per_hand)
-        most = len(self.deal_order)
-        table = [[falling(c[2], k) for k in range(most + 1)] for c in self.deal_classes]
-        found = []
-        for key, kinds in shape:
-            total, first = 0, None
-            for at, seqs, mult, uses in kinds:
-                w = mult
-                for c, k in uses:
-                    w *= table[c][k]
-                if w:
-                    total += w
-                    if first is None or at < first[0]:
-                        first = (at, seqs)
-            if total:
-                found.append((first[0], key, total, first[1]))
-        found.sort(key=operator.itemgetter(0))
-        return {key: [total, seqs] for _at, key, total, seqs in found}
-
-    def deal_shape(self, per_hand):
-        """[(group key, [(index of its first deal, that deal's sequences, orderings, the cards of each class
-        it uses)])]: every ordered deal, hand after hand, grouped by key and by the cards it uses."""
+        counts = [c[2] for c in self.deal_classes]
+        groups = {}
         last = len(self.hands) - 1
-        keys = {}
-        at = 0
 
-        def walk(h, mult, ids, removed, seqs, used):
-            nonlocal at
-            for fid, classes, m, seq, code in per_hand[h]:
-                if h < last:
-                    walk(h + 1, mult * m, ids + (fid,), removed + code, seqs + (seq,), used + classes)
-                    continue
-                counted = {}
-                for c in used + classes:
-                    counted[c] = counted.get(c, 0) + 1
-                uses = tuple(sorted(counted.items()))
-                kinds = keys.setdefault((ids + (fid,), removed + code), {})
-                kind = kinds.get(uses)
-                if kind is None:
-                    kinds[uses] = [at, seqs + (seq,), mult * m, uses]
-                else:
-                    kind[2] += mult * m
-                at += 1
+        def walk(h, weight, ids, removed, seqs):
+            for fid, classes, mult, seq, code in per_hand[h]:
+                w = weight * mult
+                for c in classes:
+                    w *= counts[c]
+                    counts[c] -= 1
+                if w:
+                    if h == last:
+                        key = (ids + (fid,), removed + code)
+                        g = groups.get(key)
+                        if g is None:
+                            groups[key] = [w, seqs + (seq,)]
+                        else:
+                            g[0] += w
+                    else:
+                        walk(h + 1, w, ids + (fid,), removed + code, seqs + (seq,))
+                for c in classes:
+                    counts[c] += 1
 
-        walk(0, 1, (), 0, (), ())
-        return [(key, [tuple(kind) for kind in kinds.values()]) for key, kinds in keys.items()]
+        walk(0, 1, (), 0, ())
+        return groups
 
     def codes(self, seqs):
         return [[self.deal_classes[i][0] for i in seq] for seq in seqs]
