@@ -106,18 +106,25 @@ def shoe_source() -> tuple[str, str]:
     return src, game.name
 
 
+LOGGED = 16_000_000  # bytes of log the billion-shoe run writes before its memory is read
+
+
 def test_a_billion_shoes_start_in_bounded_memory(tmp_path):
     folder = tmp_path / "out"
     folder.mkdir()
     proc = croupier("--shoes", "1000000000", "--workers", "2", "--log", str(folder / "rounds.jsonl"))
     wait_for_log_lines(folder, proc)
-    time.sleep(3)
+    started = peak_rss_kb(proc.pid)
+    # then run until the log holds ~200 shoes (a shoe logs ~70 kB): ~30 pieces of 8 shoes, far more than the
+    # 4 in flight; held text or pieces made ahead would show as the parent's growth
+    wait_for_log_lines(folder, proc, least=LOGGED)
     peaks = [peak_rss_kb(pid) for pid in [proc.pid, *children(proc.pid)]]
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "of 1000000000 shoes" in err
     assert len(peaks) == 3  # the parent and its two workers
     assert max(peaks) < 300_000, peaks
+    assert peaks[0] - started < LOGGED // 1024 // 4, (started, peaks)  # kB: not a quarter of the log written
 
 
 def test_pieces_are_made_lazily_and_a_huge_run_stops_at_once():
