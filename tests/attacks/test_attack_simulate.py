@@ -124,7 +124,7 @@ def test_a_billion_shoes_start_in_bounded_memory(tmp_path):
     assert proc.returncode == 130 and "of 1000000000 shoes" in err
     assert len(peaks) == 3  # the parent and its two workers
     assert max(peaks) < 300_000, peaks
-    assert peaks[0] - started < LOGGED // 1024 // 4, (started, peaks)  # kB: not a quarter of the log written
+    assert peaks[0] - started < LOGGED // 1024 // 2, (started, peaks)  # kB: not half the log written
 
 
 def test_pieces_are_made_lazily_and_a_huge_run_stops_at_once():
