@@ -97,16 +97,21 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
     most = max(map(sum, firsts)) + max(map(sum, hands))
     # falls[c][k] = (N_c)_k, and 0 for every k past N_c: a pair that takes more cards of a class weighs 0
     falls = [[falling(n, k) for k in range(n + 1)] + [0] * most for n in deck.counts]
+    lows = [falling(deck.cards - size, most - size) for size in range(most + 1)]
+    # a pair settles by its two hands' keys (PairSettler.key): look each first hand's key up once
+    rows = [(f, vf, sum(f), id(settler.key(f))) for f, vf in firsts.items()]
+    by_keys: dict[tuple[int, int], tuple] = {}  # (id of F's key, id of H's key) -> the outcome
     per_hand: dict[tuple, dict[int, list]] = {}  # H -> {id of an outcome -> [the outcome, weight]}
     for h in hands:
-        size_h, seen = sum(h), {}
-        for f, vf in firsts.items():
-            size = size_h + sum(f)
-            ways = vf * falling(deck.cards - size, most - size)
+        size_h, kh, seen = sum(h), id(settler.key(h)), {}
+        for f, vf, size_f, kf in rows:
+            ways = vf * lows[size_f + size_h]
             for fall, a, b in zip(falls, f, h):
                 ways *= fall[a + b]
             if ways:
-                outcome = settler.net(f, h)
+                outcome = by_keys.get((kf, kh))
+                if outcome is None:
+                    outcome = by_keys[kf, kh] = settler.net(f, h)
                 slot = seen.get(id(outcome))
                 if slot is None:
                     seen[id(outcome)] = [outcome, ways]
@@ -116,10 +121,17 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
     whole = falling(deck.cards, most)
     results = {}
     for t, finals in seconds.items():
-        sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
+        by_id: dict[int, list] = {}  # id of an outcome -> [the outcome, its weight over (N)_most]
         for h, vh in finals.items():
             for outcome, ways in per_hand[h].values():
-                sums[outcome] = sums.get(outcome, 0) + vh * ways
+                slot = by_id.get(id(outcome))
+                if slot is None:
+                    by_id[id(outcome)] = [outcome, vh * ways]
+                else:
+                    slot[1] += vh * ways
+        sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
+        for outcome, ways in by_id.values():
+            sums[outcome] = sums.get(outcome, 0) + ways
         assert sum(sums.values()) == whole
         net, wins, losses = (sum(Fraction(w, whole) * o[i] for o, w in sums.items()) for i in range(3))
         results[t] = {"net": net, "wins": wins, "losses": losses, "draws": 1 - wins - losses}
