@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
+from math import prod
+from operator import add
 from pathlib import Path
 
 import pytest
@@ -105,9 +107,7 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
     for h in hands:
         size_h, kh, seen = sum(h), id(settler.key(h)), {}
         for f, vf, size_f, kf in rows:
-            ways = vf * lows[size_f + size_h]
-            for fall, a, b in zip(falls, f, h):
-                ways *= fall[a + b]
+            ways = vf * lows[size_f + size_h] * prod(map(list.__getitem__, falls, map(add, f, h)))
             if ways:
                 outcome = by_keys.get((kf, kh))
                 if outcome is None:
