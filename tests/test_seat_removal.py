@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
+from math import prod
+from operator import add
 from pathlib import Path
 
 import pytest
@@ -85,35 +87,55 @@ def falling(n: int, k: int) -> int:
     return out
 
 
-def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, t: Fraction) -> dict:
-    """The second seat's result weighing every (first hand, second hand) pair the deck can deal together:
-    P(F, H) = V(F) V(H) prod_c (N_c)_(F_c + H_c) / (N)_(|F| + |H|)."""
-    firsts, seconds = deck.finals(t_first), deck.finals(t)
-    most = max(map(sum, firsts)) + max(map(sum, seconds))
-    seen: dict[int, list] = {}  # id of an outcome -> [the outcome (held, so its id stays its own), weight]
-    for f, vf in firsts.items():
-        size_f = sum(f)
-        for h, vh in seconds.items():
-            size = size_f + sum(h)
-            ways = vf * vh * falling(deck.cards - size, most - size)
-            for a, b, n in zip(f, h, deck.counts):
-                if a + b > n:
-                    break
-                ways *= falling(n, a + b)
-            else:
-                outcome = settler.net(f, h)
+def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: list[Fraction]) -> dict:
+    """The second seat's result at each threshold of `ts`, weighing every (first hand, second hand) pair
+    the deck can deal together: P(F, H) = V(F) V(H) prod_c (N_c)_(F_c + H_c) / (N)_(|F| + |H|).
+
+    Each pair is weighed once for all thresholds: over the common denominator (N)_most (`most` the
+    largest two hands any threshold deals), a second hand H gathers sum_F V(F) P(F, H) / V(H) by outcome,
+    and a threshold adds up V_t(H) times that over its own final hands."""
+    firsts, seconds = deck.finals(t_first), {t: deck.finals(t) for t in ts}
+    hands = {h for finals in seconds.values() for h in finals}
+    most = max(map(sum, firsts)) + max(map(sum, hands))
+    # falls[c][k] = (N_c)_k, and 0 for every k past N_c: a pair that takes more cards of a class weighs 0
+    falls = [[falling(n, k) for k in range(n + 1)] + [0] * most for n in deck.counts]
+    lows = [falling(deck.cards - size, most - size) for size in range(most + 1)]
+    # a pair settles by its two hands' keys (PairSettler.key): look each first hand's key up once
+    rows = [(f, vf, sum(f), id(settler.key(f))) for f, vf in firsts.items()]
+    by_keys: dict[tuple[int, int], tuple] = {}  # (id of F's key, id of H's key) -> the outcome
+    per_hand: dict[tuple, dict[int, list]] = {}  # H -> {id of an outcome -> [the outcome, weight]}
+    for h in hands:
+        size_h, kh, seen = sum(h), id(settler.key(h)), {}
+        for f, vf, size_f, kf in rows:
+            ways = vf * lows[size_f + size_h] * prod(map(list.__getitem__, falls, map(add, f, h)))
+            if ways:
+                outcome = by_keys.get((kf, kh))
+                if outcome is None:
+                    outcome = by_keys[kf, kh] = settler.net(f, h)
                 slot = seen.get(id(outcome))
                 if slot is None:
                     seen[id(outcome)] = [outcome, ways]
                 else:
                     slot[1] += ways
-    sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
-    for outcome, ways in seen.values():
-        sums[outcome] = sums.get(outcome, 0) + ways
+        per_hand[h] = seen
     whole = falling(deck.cards, most)
-    assert sum(sums.values()) == whole
-    net, wins, losses = (sum(Fraction(w, whole) * o[i] for o, w in sums.items()) for i in range(3))
-    return {"net": net, "wins": wins, "losses": losses, "draws": 1 - wins - losses}
+    results = {}
+    for t, finals in seconds.items():
+        by_id: dict[int, list] = {}  # id of an outcome -> [the outcome, its weight over (N)_most]
+        for h, vh in finals.items():
+            for outcome, ways in per_hand[h].values():
+                slot = by_id.get(id(outcome))
+                if slot is None:
+                    by_id[id(outcome)] = [outcome, vh * ways]
+                else:
+                    slot[1] += vh * ways
+        sums: dict[tuple, int] = {}  # each outcome's weight over (N)_most
+        for outcome, ways in by_id.values():
+            sums[outcome] = sums.get(outcome, 0) + ways
+        assert sum(sums.values()) == whole
+        net, wins, losses = (sum(Fraction(w, whole) * o[i] for o, w in sums.items()) for i in range(3))
+        results[t] = {"net": net, "wins": wins, "losses": losses, "draws": 1 - wins - losses}
+    return results
 
 
 @pytest.mark.parametrize("limit", [2, 3, 4, 5])
@@ -129,8 +151,9 @@ def test_the_weighing_by_class_counts_equals_the_pair_by_pair_weighing(tmp_path,
                   4: [Fraction(5), Fraction(8), Fraction(21, 2)], 5: [Fraction(8)]}[limit]
     settler = PairSettler(deck, False, None)
     got = seat_removal.second_seat_results(deck, settler, Fraction(8), thresholds)
+    expected = pair_by_pair(deck, settler, Fraction(8), thresholds)
     for t in thresholds:
-        assert got[t] == pair_by_pair(deck, settler, Fraction(8), t), t
+        assert got[t] == expected[t], t
 
 
 def deal(engine, cards: list[str], hands: int, thresholds: list[Fraction]):
