@@ -8,7 +8,7 @@ import textwrap
 import pytest
 from conftest import ROOT
 
-from croupier.backends.engine import api
+from croupier.backends.engine import api, code_reading
 
 SOURCES = sorted((ROOT / "generated" / "engines").glob("*.py")) + sorted(
     p for p in (ROOT / "compiler" / "backends" / "engine" / "runtime").glob("*.py") if p.name != "__init__.py")
@@ -81,31 +81,31 @@ AWKWARD = {
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_headers_give_the_calls_of_the_tree(path):
     text = path.read_text(encoding="utf-8")
-    fast = api._calls_from_headers(text)
+    fast = code_reading._calls_from_headers(text)
     assert fast is not None  # the fast reading serves every module the compiler writes
-    assert fast == api._calls_from_tree(text)
+    assert fast == code_reading._calls_from_tree(text)
     assert fast  # each of these modules has public calls
 
 
 @pytest.mark.parametrize("name", list(AWKWARD))
 def test_awkward_code_gives_the_same_calls(name):
     text = textwrap.dedent(AWKWARD[name])
-    assert api._calls(text) == api._calls_from_tree(text)
-    fast = api._calls_from_headers(text)
-    assert fast is None or fast == api._calls_from_tree(text)
+    assert code_reading._calls(text) == code_reading._calls_from_tree(text)
+    fast = code_reading._calls_from_headers(text)
+    assert fast is None or fast == code_reading._calls_from_tree(text)
 
 
 def test_awkward_calls_read_by_hand():
     text = textwrap.dedent(AWKWARD["class with __init__ after a nested one and one in a block"])
-    assert api._calls(text) == (api.Call("Box", "Box(x, *, y=2)", "A box \\ with a raw docstring."),)
+    assert code_reading._calls(text) == (code_reading.Call("Box", "Box(x, *, y=2)", "A box \\ with a raw docstring."),)
     text = textwrap.dedent(AWKWARD["definitions in blocks, private, asynchronous, lambdas and comprehensions"])
-    assert [c.name for c in api._calls(text)] == ["listcomp", "genexpr"]
+    assert [c.name for c in code_reading._calls(text)] == ["listcomp", "genexpr"]
     text = textwrap.dedent(AWKWARD["a string holding lines that look like definitions"])
-    assert [(c.name, c.summary) for c in api._calls(text)] == [("real", "Real.")]
+    assert [(c.name, c.summary) for c in code_reading._calls(text)] == [("real", "Real.")]
 
 
 def symbols_by_symtable(text: str):
-    """What `api._scan` answers, read through the public `symtable` module's objects."""
+    """What `code_reading._scan` answers, read through the public `symtable` module's objects."""
     import symtable
 
     read, bound, stored, top = set(), set(), set(), []
@@ -137,7 +137,7 @@ def symbols_by_symtable(text: str):
 @pytest.mark.parametrize("text", [p.read_text(encoding="utf-8") for p in SOURCES] + [
     textwrap.dedent(t) for t in AWKWARD.values()], ids=[p.name for p in SOURCES] + list(AWKWARD))
 def test_the_symbol_scan_reads_what_symtable_reads(text):
-    read, bound, used, top = api._scan(text)
+    read, bound, used, top = code_reading._scan(text)
     assert (set(read), set(bound), set(used), list(top)) == symbols_by_symtable(text)
     assert "__class__" in bound or "class" not in {kind for kind, *_ in top}
 

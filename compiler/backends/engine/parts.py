@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from croupier.backends.engine.api import names_read
+from croupier.backends.engine.code_reading import names_read
 from croupier.semantics.model import Game
 
 RUNTIME = Path(__file__).resolve().parent / "runtime"
