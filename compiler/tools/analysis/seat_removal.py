@@ -178,11 +178,6 @@ class RemovalWeigher:
         return self.pending
 
     # ---- the second seat's results ---------------------------------------------------------------
-    def results(self) -> dict[tuple[int, ...], dict[int, int]]:
-        """{H: {outcome id: weight over falling(N, most)}} for every second hand H."""
-        packed = self.packed_results()
-        return {h: self.unpack(acc) for h, acc in packed.items()}
-
     def unpack(self, acc: int) -> dict[int, int]:
         """{outcome id: its field of a packed sum} for the fields that are not 0."""
         width, mask = self.width, self.mask
