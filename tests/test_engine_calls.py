@@ -67,6 +67,28 @@ AWKWARD = {
             """A line \
             joined."""  # a comment
         ''',
+    "plain headers, and headers near plain ones": '''
+        def plain(a, b=None, c=EngineError):
+            """Plain."""
+        def empty():
+            """Empty."""
+        def number(a=1_0, b=0x1):
+            """A number `ast.unparse` writes otherwise."""
+        def spaced( a ,b = None ):
+            """Spaced."""
+        def ｕｎｉ(ｘ):
+            """Names `ast` normalises."""
+        class Plain(Base, Other):
+            """Plain too."""
+            def __init__(self, a, b=True):
+                pass
+        class Bare:
+            def __init__(self):
+                pass
+        class Spaced :
+            def __init__( self, a=None ):
+                pass
+        ''',
     "a string holding lines that look like definitions": '''
         TEXT = """
         def fake(): pass
@@ -100,6 +122,10 @@ def test_awkward_calls_read_by_hand():
     assert code_reading._calls(text) == (code_reading.Call("Box", "Box(x, *, y=2)", "A box \\ with a raw docstring."),)
     text = textwrap.dedent(AWKWARD["definitions in blocks, private, asynchronous, lambdas and comprehensions"])
     assert [c.name for c in code_reading._calls(text)] == ["listcomp", "genexpr"]
+    text = textwrap.dedent(AWKWARD["plain headers, and headers near plain ones"])
+    assert [c.signature for c in code_reading._calls(text)] == [
+        "plain(a, b=None, c=EngineError)", "empty()", "number(a=10, b=1)", "spaced(a, b=None)", "uni(x)",
+        "Plain(a, b=True)", "Bare()", "Spaced(a=None)"]
     text = textwrap.dedent(AWKWARD["a string holding lines that look like definitions"])
     assert [(c.name, c.summary) for c in code_reading._calls(text)] == [("real", "Real.")]
 

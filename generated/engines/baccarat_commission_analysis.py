@@ -201,23 +201,32 @@ class Enumerator:
         counts = [c[2] for c in self.deal_classes]
         groups = {}
         last = len(self.hands) - 1
+        # the last hand's groups, each class it takes with how many of that class it took before (its classes
+        # are sorted, so alike ones sit together): its weight is read from the counts, which it leaves as they are
+        final = [(fid, mult, seq, code, tuple((c, classes[:i].count(c)) for i, c in enumerate(classes)))
+                 for fid, classes, mult, seq, code in per_hand[last]]
 
         def walk(h, weight, ids, removed, seqs):
-            for fid, classes, mult, seq, code in per_hand[h]:
-                w = weight * mult
-                for c in classes:
-                    w *= counts[c]
-                    counts[c] -= 1
-                if w:
-                    if h == last:
+            if h == last:
+                for fid, mult, seq, code, takes in final:
+                    w = weight * mult
+                    for c, before in takes:
+                        w *= counts[c] - before
+                    if w:
                         key = (ids + (fid,), removed + code)
                         g = groups.get(key)
                         if g is None:
                             groups[key] = [w, seqs + (seq,)]
                         else:
                             g[0] += w
-                    else:
-                        walk(h + 1, w, ids + (fid,), removed + code, seqs + (seq,))
+                return
+            for fid, classes, mult, seq, code in per_hand[h]:
+                w = weight * mult
+                for c in classes:
+                    w *= counts[c]
+                    counts[c] -= 1
+                if w:
+                    walk(h + 1, w, ids + (fid,), removed + code, seqs + (seq,))
                 for c in classes:
                     counts[c] += 1
 

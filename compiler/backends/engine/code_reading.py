@@ -115,12 +115,14 @@ def _calls_from_headers(text: str) -> tuple[Call, ...] | None:
                 continue
             node, indent, doc = _header(lines, lineno, 0)
             if kind == "def":
-                sig = f"{node.name}({ast.unparse(node.args)})"
+                sig = f"{name}({_parameters(node)})"
             else:
                 sig = name
                 for init in inits:
                     if lines[init - 1].startswith(indent + "def ") and indent:
-                        sig = class_signature(name, _header(lines, init, len(indent), docstring=False)[0])
+                        init_node = _header(lines, init, len(indent), docstring=False)[0]
+                        sig = class_signature(name, init_node) if isinstance(init_node, ast.AST) else \
+                            f"{name}({', '.join(init_node.split(', ')[1:])})"
                         break
             summary = (inspect.cleandoc(doc) if doc else "").strip().split("\n", 1)[0]
             calls.append(Call(name, sig, summary))
@@ -131,10 +133,24 @@ def _calls_from_headers(text: str) -> tuple[Call, ...] | None:
 
 _NAMELESS = frozenset({"lambda", "genexpr", "listcomp", "setcomp", "dictcomp"})
 
+# a `def` header whose parameters are plain ASCII names, each at most with a name for its default (`None`, `True`,
+# a class), written as `ast.unparse` writes them: its parameters are its text, without parsing it; the first
+# has no default, so dropping it (a method's `self`) leaves what `class_signature` writes
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_PLAIN_PARAMETERS = re.compile(rf"def[ \t]+{_NAME}\(((?:{_NAME}(?:, {_NAME}(?:={_NAME})?)*)?)\):")
+_PLAIN_CLASS = re.compile(rf"class[ \t]+{_NAME}(?:\({_NAME}(?:, {_NAME})*\))?:")  # read as "": a class's header
+
+
+def _parameters(node: ast.FunctionDef | ast.ClassDef | str) -> str:
+    """The parameters of a function header read by `_header`: `ast.unparse`'s text of its arguments (a
+    header `_PLAIN_PARAMETERS` matched is its parameters' text already)."""
+    return node if isinstance(node, str) else ast.unparse(node.args)
+
 
 def _header(lines: list[str], lineno: int, column: int, *, docstring: bool = True
-            ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None]:
-    """(the definition starting at line `lineno`, column `column`, parsed with `pass` for its body; the
+            ) -> tuple[ast.FunctionDef | ast.ClassDef | str, str, str | None]:
+    """(the definition starting at line `lineno`, column `column`, parsed with `pass` for its body, or for
+    a plain header the text of its parameters (a class's: ""), see `_PLAIN_PARAMETERS`; the
     indentation of its body, "" when the body is on the header's line; its docstring or None). Raises
     `_Unusual` (or a tokenizer or syntax error) when it cannot tell them from the tokens alone.
 
@@ -193,13 +209,14 @@ _STRING_START = re.compile(r"[A-Za-z]{1,2}['\"]")  # a prefixed string literal: 
 
 
 def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
-                  ) -> tuple[ast.FunctionDef | ast.ClassDef, str, str | None] | None:
+                  ) -> tuple[ast.FunctionDef | ast.ClassDef | str, str, str | None] | None:
     """What `_header` answers, for the usual header only: one line ending in its one `:` outside brackets,
     holding no string, comment or backslash; its body on the lines below, first a plain triple-quoted
     docstring on its own or no string at all. None for anything else.
 
     On such a line the brackets counted by character are those the tokenizer counts, so the header is the
-    whole line and is parsed exactly as `_header` parses it; and where the body's first statement is not
+    whole line and is parsed exactly as `_header` parses it (a plain one read as its text: the line of a real
+    definition, it parses); and where the body's first statement is not
     a string, nor a prefixed one, nor in parentheses, the tokenizer would find no docstring either."""
     head = lines[lineno - 1][column:].rstrip()
     if not head.endswith(":") or any(c in head for c in "#'\"\\"):
@@ -214,8 +231,9 @@ def _plain_header(lines: list[str], lineno: int, column: int, docstring: bool
             colons += 1
     if depth or colons != 1:
         return None
-    node = ast.parse(head + " pass").body[0]
-    if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+    plain = _PLAIN_PARAMETERS.fullmatch(head)
+    node = plain[1] if plain else "" if _PLAIN_CLASS.fullmatch(head) else ast.parse(head + " pass").body[0]
+    if not isinstance(node, (ast.FunctionDef, ast.ClassDef, str)):
         return None
     if not docstring:
         return node, "", None

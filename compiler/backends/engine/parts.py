@@ -105,6 +105,10 @@ def copy_module(module: str, have: frozenset[str], marker: str = ENGINE_MARKER) 
     left_out: list[str] = []
     part: tuple[str, str, bool] | None = None  # (name, indent, copied)
     for line in runtime_text(module, marker).splitlines():
+        if "# ---- " not in line:  # most lines: no marker (read without the two patterns)
+            if part is None or part[2]:
+                out.append(line)
+            continue
         begin, end = BEGIN.match(line), END.match(line)
         if begin:
             if part is not None:
