@@ -9,6 +9,7 @@ class defines itself, and the recorded parameters.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import FrozenInstanceError, field
 
 import pytest
@@ -87,7 +88,51 @@ def declare(decorate):
         def __hash__(self) -> int:
             return 7
 
-    return {c.__name__: c for c in (Point, Point3, Alias, Key, Empty, One, Box, Custom, OwnHash)}
+    @decorate
+    class Later:
+        """Defaults, a factory, a field out of `__init__`, keyword-only fields and `__post_init__`."""
+
+        a: int
+        b: list = field(default_factory=list)
+        c: str = "c"
+        d: int = field(default=0, init=False)
+        e: tuple = field(default_factory=tuple, init=False)
+        k: int = field(default=1, kw_only=True)
+        m: list = field(default_factory=lambda: [1], kw_only=True)
+
+        def __post_init__(self) -> None:
+            self.d = self.a + self.k
+
+    @decorate(frozen=True)
+    class FrozenPost:
+        """A frozen class whose `__post_init__` sets a field the way the model's `Span` does."""
+
+        line: int
+        end: int = 0
+        tags: frozenset = field(default_factory=frozenset)
+
+        def __post_init__(self) -> None:
+            if not self.end:
+                object.__setattr__(self, "end", self.line)
+
+    @decorate(frozen=True)
+    class FrozenChild(FrozenPost):
+        """A frozen subclass of a frozen class."""
+
+        extra: str = "x"
+
+    class Plain(FrozenPost):
+        """A subclass made by no decorator: it may set its own attributes but not the fields."""
+
+    @decorate
+    class Selfish:
+        """A field named `self`."""
+
+        self: int
+        other: int = 2
+
+    return {c.__name__: c for c in (Point, Point3, Alias, Key, Empty, One, Box, Custom, OwnHash, Later, FrozenPost,
+                                    FrozenChild, Plain, Selfish)}
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +199,32 @@ def probes(c: dict) -> list:
         outcome(lambda: c["Point"].__match_args__),
         outcome(lambda: c["Point"].__doc__),
         outcome(lambda: c["Point"](1, 2, 3, 4, 5)),
+        outcome(lambda: c["Point"]()),
+        outcome(lambda: c["Point"](1, zz=2)),
+        outcome(lambda: c["Point"](1, x=2)),
+        outcome(lambda: repr(c["Later"](5))),
+        outcome(lambda: repr(c["Later"](5, [2], "z", k=7, m=[])),),
+        outcome(lambda: c["Later"](5).b is not c["Later"](5).b),
+        outcome(lambda: c["Later"](5, None).b),
+        outcome(lambda: c["Later"](5, 6, 7, 8)),
+        outcome(lambda: c["Later"](5, d=1)),
+        outcome(lambda: repr(c["FrozenPost"](3))),
+        outcome(lambda: repr(c["FrozenChild"](3, 4, frozenset({1}), "y"))),
+        outcome(lambda: assign(c["FrozenChild"](3), "extra", "z")),
+        outcome(lambda: assign(c["FrozenChild"](3), "line", 1)),
+        outcome(lambda: c["FrozenChild"](3) == c["FrozenPost"](3)),
+        outcome(lambda: hash(c["FrozenChild"](3, 4)) == hash((3, 4, frozenset(), "x"))),
+        outcome(lambda: assign(c["Plain"](3), "other", 1)),
+        outcome(lambda: assign(c["Plain"](3), "line", 1)),
+        outcome(lambda: delete(c["Plain"](3), "line")),
+        outcome(lambda: repr(c["Plain"](3))),
+        outcome(lambda: repr(c["Selfish"](1))),
+        outcome(lambda: repr(c["Selfish"](self=4, other=5))),
+        outcome(lambda: str(inspect.signature(c["Later"]))),
+        outcome(lambda: str(inspect.signature(c["FrozenChild"]))),
+        outcome(lambda: c["Later"].__init__.__annotations__),
+        outcome(lambda: [f.name for f in dataclasses.fields(c["FrozenChild"])]),
+        outcome(lambda: c["Later"].__match_args__),
     ]
 
 
@@ -169,7 +240,7 @@ def test_the_probes_tell_the_decorators_apart_from_defaults() -> None:
 
 
 def test_recorded_parameters(both) -> None:
-    for name in ("Point", "Key"):
+    for name in ("Point", "Key", "Later", "FrozenPost", "FrozenChild"):
         shared, standard = both["shared"][name].__dataclass_params__, both["standard"][name].__dataclass_params__
         assert repr(shared) == repr(standard)
 
@@ -194,3 +265,66 @@ def test_the_models_use_it() -> None:
     assert ast.Label.__hash__ is None
     assert hash(span) == hash(Span("f", 1, 1))
     assert all(dataclasses.is_dataclass(c) for c in (model.Game, ast.Stmt, Span))
+
+
+def test_the_same_errors_for_classes_that_cannot_be() -> None:
+    """A field without a default after one with, a non-frozen class under a frozen one and the reverse, a frozen
+    class defining `__setattr__`: the same TypeError from both decorators."""
+
+    def make(decorate, case: str):
+        def run():
+            if case == "order":
+                @decorate
+                class Bad:
+                    """A default, then none."""
+
+                    a: int = 0
+                    b: int
+            elif case in ("thaw", "freeze"):
+                @decorate(frozen=case == "thaw")
+                class Base:
+                    """A base."""
+
+                    a: int
+
+                if case == "thaw":
+                    @decorate
+                    class Thawed(Base):
+                        """Not frozen under a frozen base."""
+                else:
+                    @decorate(frozen=True)
+                    class Frozen(Base):
+                        """Frozen under a base that is not."""
+            else:
+                @decorate(frozen=True)
+                class Own:
+                    """A frozen class with its own `__setattr__`."""
+
+                    a: int
+
+                    def __setattr__(self, name, value):
+                        pass
+        return outcome(run)
+
+    for case in ("order", "thaw", "freeze", "own setattr"):
+        shared, standard = make(records.dataclass, case), make(dataclasses.dataclass, case)
+        assert shared == standard and shared[0] == "error", case
+
+
+def test_init_is_compiled_at_the_first_instance() -> None:
+    @records.dataclass
+    class Node:
+        """A node."""
+
+        a: int
+        b: int = 2
+
+    class Sub(Node):
+        """Made first."""
+
+    stub = Node.__init__
+    assert str(inspect.signature(Node)) == "(*args, **kwargs)"
+    assert repr(Sub(1)).endswith(".Sub(a=1, b=2)")  # the subclass's first instance compiles its base's __init__
+    assert Node.__init__ is not stub and str(inspect.signature(Node)) == "(a: 'int', b: 'int' = 2) -> None"
+    assert Node.__init__.__qualname__.endswith("Node.__init__")
+    assert repr(Node(3, 4)).endswith(".Node(a=3, b=4)")
