@@ -40,6 +40,7 @@ import reprlib
 import sys
 from collections.abc import Callable
 from operator import attrgetter
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
@@ -54,6 +55,8 @@ class _HasDefaultFactory:
 
 _HAS_DEFAULT_FACTORY = _HasDefaultFactory()
 _OURS: set = set()  # the `__dataclass_params__` of the frozen classes made here
+_MADE: dict[str, tuple] = {}  # module.qualname → (fields, frozen, __post_init__?) of the module-level classes made here
+INITS_MODULE = Path(__file__).with_name("dataclass_inits.py")
 
 
 def _tuple_of(names: tuple[str, ...]) -> Callable[[object], tuple]:
@@ -128,27 +131,27 @@ def _init_source(fields: tuple[dataclasses.Field, ...], frozen: bool, post_init:
             value = f.name
         else:
             continue
-        body.append(f"__dataclass_builtins_object__.__setattr__({self_name},{f.name!r},{value})" if frozen
-                    else f"{self_name}.{f.name}={value}")
+        body.append(f"__dataclass_builtins_object__.__setattr__({self_name}, {f.name!r}, {value})" if frozen
+                    else f"{self_name}.{f.name} = {value}")
     if post_init:
         body.append(f"{self_name}.__post_init__()")
 
     def param(f: dataclasses.Field) -> str:
         if f.default is not missing:
-            default = f"=__dataclass_dflt_{f.name}__"
+            default = f" = __dataclass_dflt_{f.name}__"
         elif f.default_factory is not missing:
-            default = "=_HAS_DEFAULT_FACTORY"
+            default = " = _HAS_DEFAULT_FACTORY"
         else:
             default = ""
-        return f"{f.name}:__dataclass_type_{f.name}__{default}"
+        return f"{f.name}: __dataclass_type_{f.name}__{default}"
 
     params = [self_name] + [param(f) for f in fields if f.init and not f.kw_only]
     keywords = [param(f) for f in fields if f.init and f.kw_only]
     if keywords:
         params += ["*", *keywords]
-    lines = "\n".join(f"  {line}" for line in body or ["pass"])
-    source = (f"def __create_fn__({', '.join(args)}):\n def __init__({','.join(params)})->_return_type:\n{lines}\n"
-              " return __init__")
+    lines = "\n".join(f"        {line}" for line in body or ["pass"])
+    source = (f"def __create_fn__({', '.join(args)}):\n    def __init__({', '.join(params)}) -> _return_type:\n"
+              f"{lines}\n    return __init__\n")
     return source, args
 
 
@@ -160,15 +163,28 @@ def _lazy_init(cls: type, fields: tuple[dataclasses.Field, ...], frozen: bool, p
         own = cls.__dict__.get("__init__")
         if own is __init__:
             source, names = _init_source(fields, frozen, post_init)
-            module = sys.modules.get(cls.__module__)
-            made: dict = {}
-            code = compile(source, "<string>", "exec", dont_inherit=True)  # annotations evaluated, as in `dataclasses`
-            exec(code, module.__dict__ if module is not None else {}, made)  # noqa: S102 - as `dataclasses` does
-            own = _named(cls, made["__create_fn__"](**names))
+            factory = _made_ahead(f"{cls.__module__}.{cls.__qualname__}", source)
+            if factory is None:
+                module = sys.modules.get(cls.__module__)
+                made: dict = {}
+                code = compile(source, "<string>", "exec", dont_inherit=True)  # annotations evaluated, as in dataclasses
+                exec(code, module.__dict__ if module is not None else {}, made)  # noqa: S102 - as `dataclasses` does
+                factory = made["__create_fn__"]
+            own = _named(cls, factory(**names))
             cls.__init__ = own
         own(self, *args, **kwargs)
 
     return _named(cls, __init__)
+
+
+def _made_ahead(key: str, source: str) -> Callable | None:
+    """The factory of a class's `__init__` compiled ahead of time (`dataclass_inits`, a module of the package,
+    with bytecode after an install), if it was made from the same source; None otherwise."""
+    try:
+        from croupier import dataclass_inits as made
+    except ImportError:
+        return None
+    return made.FACTORIES[key] if made.SOURCES.get(key) == source else None
 
 
 def _check_defaults(cls: type, fields: tuple[dataclasses.Field, ...]) -> None:
@@ -222,7 +238,10 @@ def _process(cls: T, frozen: bool) -> T:
     fields = dataclasses.fields(cls)
     _check_defaults(cls, fields)
     if "__init__" not in own:
-        cls.__init__ = _lazy_init(cls, fields, frozen, hasattr(cls, "__post_init__"))
+        post_init = hasattr(cls, "__post_init__")
+        cls.__init__ = _lazy_init(cls, fields, frozen, post_init)
+        if "<locals>" not in cls.__qualname__:
+            _MADE[f"{cls.__module__}.{cls.__qualname__}"] = (fields, frozen, post_init)
     if "__repr__" not in own:
         cls.__repr__ = _named(cls, _repr_fn(tuple(f.name for f in fields if f.repr)))
     values = _tuple_of(tuple(f.name for f in fields if f.compare))
@@ -252,3 +271,57 @@ def dataclass(cls: T | None = None, /, *, frozen: bool = False):
     if cls is None:
         return lambda c: _process(c, frozen)
     return _process(cls, frozen)
+
+
+def _users() -> list[str]:
+    """The modules of the package that make classes with this decorator (found by their import line)."""
+    root = Path(__file__).parent
+    return sorted(".".join(("croupier", *p.relative_to(root).with_suffix("").parts)) for p in root.rglob("*.py")
+                  if "from croupier.records import dataclass" in p.read_text(encoding="utf-8"))
+
+
+def inits_module_text() -> str:
+    """The source of `dataclass_inits`: the `__init__` factory of every module-level class of the package made
+    with this decorator, compiled with the package, each with the source it was made from."""
+    import importlib
+
+    for name in _users():
+        importlib.import_module(name)
+    keys = sorted(_MADE)
+    sources = {key: _init_source(*_MADE[key])[0] for key in keys}
+    parts = [
+        "# @generated by `python -m croupier.records` from the package's dataclasses: do not edit.",
+        '"""The `__init__` of each dataclass of the package, compiled ahead of time: see `croupier.records`."""',
+        "",
+        "SOURCES = {",
+        *(f"    {key!r}: {sources[key]!r}," for key in keys),
+        "}",
+    ]
+    for number, key in enumerate(keys):
+        parts += ["", "", sources[key].replace("def __create_fn__(", f"def _init_{number}(", 1).rstrip("\n")]
+    parts += ["", "", "FACTORIES = {", *(f"    {key!r}: _init_{number}," for number, key in enumerate(keys)), "}", ""]
+    return "\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write `dataclass_inits.py`; with `--check`, only say whether the committed one is fresh."""
+    args = sys.argv[1:] if argv is None else argv
+    text = inits_module_text()
+    current = INITS_MODULE.read_text(encoding="utf-8") if INITS_MODULE.exists() else None
+    if "--check" in args:
+        if current != text:
+            print(f"{INITS_MODULE.name} is stale: run python -m croupier.records", file=sys.stderr)
+            return 1
+        return 0
+    if current != text:
+        from croupier.outputs import write_atomic
+
+        write_atomic(INITS_MODULE, text.encode("utf-8"))
+        print(f"wrote {INITS_MODULE}")
+    return 0
+
+
+if __name__ == "__main__":  # the package's own module, whose registry the package's classes fill
+    from croupier.records import main as package_main
+
+    raise SystemExit(package_main())

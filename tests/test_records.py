@@ -328,3 +328,33 @@ def test_init_is_compiled_at_the_first_instance() -> None:
     assert Node.__init__ is not stub and str(inspect.signature(Node)) == "(a: 'int', b: 'int' = 2) -> None"
     assert Node.__init__.__qualname__.endswith("Node.__init__")
     assert repr(Node(3, 4)).endswith(".Node(a=3, b=4)")
+
+
+def test_the_committed_inits_are_fresh() -> None:
+    """`dataclass_inits.py`, regenerated from the package's classes, is the same text as the committed one."""
+    assert records.inits_module_text() == records.INITS_MODULE.read_text(encoding="utf-8"), \
+        "run python -m croupier.records and commit compiler/dataclass_inits.py"
+
+
+def test_an_init_made_ahead_is_used_only_for_its_own_source(monkeypatch) -> None:
+    """A class of the package gets the `__init__` compiled ahead of time when its source is the one the module
+    holds; with another source, its own is compiled as before, and both make the same instances."""
+    from croupier import dataclass_inits
+    from croupier.diagnostics import Span
+
+    key = "croupier.syntax.ast.Label"
+    source, names = records._init_source(*records._MADE[key])
+    assert dataclass_inits.SOURCES[key] == source
+    assert records._made_ahead(key, source) is dataclass_inits.FACTORIES[key]
+    assert records._made_ahead(key, source + " ") is None
+    ahead = dataclass_inits.FACTORIES[key](**names)
+    made: dict = {}
+    exec(compile(source, "<string>", "exec", dont_inherit=True), {}, made)
+    compiled = made["__create_fn__"](**names)
+    assert ahead.__code__.co_code == compiled.__code__.co_code
+    assert ahead.__annotations__ == compiled.__annotations__ and ahead.__defaults__ == compiled.__defaults__
+    span = Span("f", 1, 1)
+    first, second = ast.Label.__new__(ast.Label), ast.Label.__new__(ast.Label)
+    ahead(first, "en", "x", span)
+    compiled(second, "en", "x", span)
+    assert first == second and vars(first) == vars(second)
