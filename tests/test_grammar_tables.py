@@ -127,17 +127,19 @@ def _state(obj, seen=None):
 
 @pytest.mark.parametrize("keep_all_tokens", [False, True])
 def test_the_memo_reads_as_lark_reads_it(keep_all_tokens):
-    """`memo_objects` makes the rules and terminal definitions Lark's generic reader makes from the same
-    dicts: same classes, same attributes, same values (lists stay lists, hashes equal); and a form it does
-    not know is left to Lark."""
+    """`memo_objects` makes from the compact memo the rules and terminal definitions Lark's generic reader
+    makes from its own dicts (with `keeping_all_tokens` for the formatter's parser): same classes, same
+    attributes, same values (lists stay lists, hashes equal); and a form it does not know is left to Lark."""
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
     from lark.utils import SerializeMemoizer
 
-    data, memo = grammar_tables.decode(grammar_tables_data.TABLES, lark_form=False)
+    data, memo = grammar_tables.decode(grammar_tables_data.TABLES)
+    _, compact = grammar_tables.decode(grammar_tables_data.TABLES, lark_form=False)
+    assert grammar_tables.compact_memo(memo) == compact and grammar_tables.memo_dicts(compact) == memo
     if keep_all_tokens:
         grammar_tables.keeping_all_tokens(data, memo)
-    fast = grammar_tables.memo_objects(memo)
+    fast = grammar_tables.memo_objects(compact, keep_all_tokens)
     lark_own = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
     assert fast is not None and list(fast) == list(lark_own)
     assert {type(v).__name__ for v in fast.values()} == {"Rule", "TerminalDef"}
@@ -145,5 +147,6 @@ def test_the_memo_reads_as_lark_reads_it(keep_all_tokens):
     assert [hash(v) for v in fast.values() if isinstance(v, Rule)] == [
         hash(v) for v in lark_own.values() if isinstance(v, Rule)]
     assert SerializeMemoizer.deserialize(fast, {}, {}) == fast  # Lark's reader passes the objects through
-    odd = {**memo, 0: {**memo[0], "extra": 1}}
-    assert grammar_tables.memo_objects(odd) is None
+    assert grammar_tables.memo_objects([*compact, ["X", "?"]]) is None
+    with pytest.raises(ValueError):
+        grammar_tables.compact_memo({**memo, 0: {**memo[0], "extra": 1}})
