@@ -9,7 +9,9 @@ hint, or as JSON for editors.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from croupier.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -112,3 +112,41 @@ def test_the_concrete_parser_is_the_same_tables_keeping_every_token():
         text = spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
         text = text if text.endswith("\n") else text + "\n"
         assert _outcome(loaded, text) == _outcome(built, text), spec
+
+
+def _state(obj, seen=None):
+    """An object of Lark's as plain data: its class and every attribute (slots included), recursively."""
+    if isinstance(obj, (list, tuple)):
+        return (type(obj).__name__, [_state(x) for x in obj])
+    if isinstance(obj, (str, int, bool, float, type(None), frozenset)):
+        return obj
+    names = [n for c in type(obj).__mro__ for n in getattr(c, "__slots__", ()) if hasattr(obj, n)]
+    attrs = {**{n: getattr(obj, n) for n in names}, **getattr(obj, "__dict__", {})}
+    return (type(obj).__name__, {n: _state(v) for n, v in sorted(attrs.items())})
+
+
+@pytest.mark.parametrize("keep_all_tokens", [False, True])
+def test_the_memo_reads_as_lark_reads_it(keep_all_tokens):
+    """`memo_objects` makes from the compact memo the rules and terminal definitions Lark's generic reader
+    makes from its own dicts (with `keeping_all_tokens` for the formatter's parser): same classes, same
+    attributes, same values (lists stay lists, hashes equal); and a form it does not know is left to Lark."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.utils import SerializeMemoizer
+
+    data, memo = grammar_tables.decode(grammar_tables_data.TABLES)
+    _, compact = grammar_tables.decode(grammar_tables_data.TABLES, lark_form=False)
+    assert grammar_tables.compact_memo(memo) == compact and grammar_tables.memo_dicts(compact) == memo
+    if keep_all_tokens:
+        grammar_tables.keeping_all_tokens(data, memo)
+    fast = grammar_tables.memo_objects(compact, keep_all_tokens)
+    lark_own = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    assert fast is not None and list(fast) == list(lark_own)
+    assert {type(v).__name__ for v in fast.values()} == {"Rule", "TerminalDef"}
+    assert [_state(v) for v in fast.values()] == [_state(v) for v in lark_own.values()]
+    assert [hash(v) for v in fast.values() if isinstance(v, Rule)] == [
+        hash(v) for v in lark_own.values() if isinstance(v, Rule)]
+    assert SerializeMemoizer.deserialize(fast, {}, {}) == fast  # Lark's reader passes the objects through
+    assert grammar_tables.memo_objects([*compact, ["X", "?"]]) is None
+    with pytest.raises(ValueError):
+        grammar_tables.compact_memo({**memo, 0: {**memo[0], "extra": 1}})

@@ -110,3 +110,31 @@ def test_it_takes_the_shortcut_and_keeps_lexer_callbacks():
     met = {id(s): s for s in lexer.lexers.values()}  # the states' lexers are made when their state is met
     assert len(lexer.lexers) < len(lark.parser.lexer.lexer.lexers)
     assert sum(s._scanner is not None for s in met.values()) < len(met) // 4
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_state_lexer_is_the_one_lark_makes(keep):
+    """For every state of the parser, the lexer made from the root lexer's terminals (`_subset_lexer`) holds
+    what Lark's `BasicLexer.__init__` makes from the same conf: the same terminals in the same order, the same
+    newline and ignored types, callbacks and options."""
+    from copy import copy
+
+    from lark.lexer import BasicLexer
+
+    lexer = load(True, [] if keep else None).parser.lexer
+    lexer = getattr(lexer, "lexer", lexer)
+    assert isinstance(lexer, RootFirstLexer)
+    checked = 0
+    for state, accepts in lexer._states.items():
+        names = set(accepts) | set(lexer._conf.ignore) | lexer._always
+        conf = copy(lexer._conf)
+        conf.terminals = [conf.terminals_by_name[n] for n in names if n in conf.terminals_by_name]
+        lark_own, ours = BasicLexer(conf, None), lexer._subset_lexer(names)
+        assert set(vars(ours)) == set(vars(lark_own)), state
+        assert [t.name for t in ours.terminals] == [t.name for t in lark_own.terminals], state
+        assert all(a is b for a, b in zip(ours.terminals, lark_own.terminals))
+        for attr in ("newline_types", "ignore_types", "user_callbacks", "g_regex_flags", "use_bytes",
+                     "terminals_by_name", "re", "_scanner"):
+            assert getattr(ours, attr) == getattr(lark_own, attr), (state, attr)
+        checked += 1
+    assert checked == len(lexer._states) > 100

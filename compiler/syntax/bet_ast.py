@@ -5,10 +5,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
+from croupier.records import dataclass
 from croupier.syntax.expr_ast import Expr, Name
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from lark import Token, Transformer, Tree, v_args
 
@@ -16,6 +17,13 @@ def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
+@cache
+def _wrapped_methods(cls: type) -> tuple[str, ...]:
+    """The names of a transformer class's methods that `v_args` wrapped (they have a `visit_wrapper`)."""
+    return tuple(sorted({name for c in cls.__mro__ for name, value in vars(c).items()
+                         if getattr(value, "visit_wrapper", None) is not None}))
+
+
 @v_args(meta=True)
 class BuildAst(CardsBuilder, BetsBuilder, Transformer):
     """Build `ast` nodes; anything odd becomes a diagnostic, never an exception."""
@@ -24,6 +32,10 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
         super().__init__()
         self.path = path
         self.diagnostics: list[Diagnostic] = []
+        # `v_args` wraps each rule's method anew every time it is looked up (once per node of the tree): the
+        # wrapped methods are looked up once here, and Lark finds them on the instance, the same wrappers
+        for name in _wrapped_methods(type(self)):
+            setattr(self, name, getattr(self, name))
 
     # ---- helpers --------------------------------------------------------------
     def span(self, meta) -> Span:

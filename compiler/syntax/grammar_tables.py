@@ -34,7 +34,7 @@ from pathlib import Path
 
 DATA_MODULE = Path(__file__).with_name("grammar_tables_data.py")
 CHUNK = 100  # characters of JSON text per string literal in the data module
-FORMAT = 3  # how `encode` writes the tables: part of the digest, so a module in another form is never read
+FORMAT = 4  # how `encode` writes the tables: part of the digest, so a module in another form is never read
 
 
 def grammar_digest(grammar: str, options: dict) -> str:
@@ -75,7 +75,8 @@ def encode(data: dict, memo: dict) -> str:
 
     The parse table's states, numbered 0.. by `canonical`, are written as a list of four lists each:
     the terminals that shift, the states they shift to, the terminals that reduce, the memo numbers of
-    the rules they reduce by (Lark's own form, a dict per action, takes three times as long to read)."""
+    the rules they reduce by (Lark's own form, a dict per action, takes three times as long to read).
+    The memo is written as a list (`compact_memo`)."""
     table = data["parser"]["parser"]
     states = []
     for number in range(len(table["states"])):
@@ -87,19 +88,19 @@ def encode(data: dict, memo: dict) -> str:
         states.append([[t for t, _ in shifts], [a for _, a in shifts], [t for t, _ in reduces],
                        [a["@"] for _, a in reduces]])
     flat = {**data, "parser": {**data["parser"], "parser": {**table, "states": states}}}
-    return json.dumps([flat, memo], ensure_ascii=True, separators=(",", ":"))
+    return json.dumps([flat, compact_memo(memo)], ensure_ascii=True, separators=(",", ":"))
 
 
-def decode(text: str, lark_form: bool = True) -> tuple[dict, dict]:
-    """(data, memo) back from `encode`'s text: the states back into Lark's form, and what JSON changes
-    (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
-    equals what was encoded). Without `lark_form` the states stay in `encode`'s lists, for
-    `CompactTablesParser` to read in one pass."""
+def decode(text: str, lark_form: bool = True) -> tuple[dict, dict | list]:
+    """(data, memo) back from `encode`'s text: the states and the memo back into Lark's form, and what JSON
+    changes (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
+    equals what was encoded). Without `lark_form` the states and the memo stay in `encode`'s lists, for
+    `CompactTablesParser` and `memo_objects` to read in one pass."""
     data, memo = json.loads(text)
     table = data["parser"]["parser"]
     table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
     if not lark_form:
-        return data, _memo(memo)
+        return data, memo
     rules: dict[int, dict] = {}
     states = {}
     for number, (shift_terms, targets, reduce_terms, by) in enumerate(table["states"]):
@@ -107,16 +108,116 @@ def decode(text: str, lark_form: bool = True) -> tuple[dict, dict]:
         states[number] = dict(zip(shift_terms, zip(repeat(0), targets)))
         states[number].update(zip(reduce_terms, zip(repeat(1), refs)))
     table["states"] = states
-    return data, _memo(memo)
+    return data, memo_dicts(memo)
 
 
-def _memo(memo: dict) -> dict:
-    memo = {int(i): value for i, value in memo.items()}
-    for value in memo.values():  # a rule's options hold the one tuple of the memo
-        options = value.get("options")
-        if isinstance(options, dict) and isinstance(options.get("empty_indices"), list):
-            options["empty_indices"] = tuple(options["empty_indices"])
-    return memo
+_RULE_OPTIONS = ("keep_all_tokens", "expand1", "priority", "template_source", "empty_indices")
+
+
+def compact_memo(memo: dict) -> list:
+    """Lark's memo (numbered 0..: rules and terminal definitions as dicts) as a list of lists, one for each:
+    ["T", name, priority, "str" or "re", value, flags, raw(, width for "re")] for a terminal definition,
+    ["R", origin, expansion, order, alias, *options] for a rule, a terminal of its expansion as [name,
+    filter_out], a rule's name as a string. JSON reads it in half the time of Lark's dicts."""
+    if list(memo) != list(range(len(memo))):
+        raise ValueError("a memo not numbered 0..")
+    out: list = []
+    for value in memo.values():
+        if value.get("__type__") == "TerminalDef" and len(value) == 4:
+            p = value["pattern"]
+            kind = {"PatternStr": "str", "PatternRE": "re"}[p["__type__"]]
+            if len(p) != (4 if kind == "str" else 5):
+                raise ValueError("a pattern of a form this module does not write")
+            out.append(["T", value["name"], value["priority"], kind, p["value"], p["flags"], p["raw"],
+                        *([p["_width"]] if kind == "re" else [])])
+        elif value.get("__type__") == "Rule" and len(value) == 6 and len(value["options"]) == 6:
+            expansion = []
+            for symbol in [value["origin"], *value["expansion"]]:
+                if symbol["__type__"] == "Terminal" and len(symbol) == 3:
+                    expansion.append([symbol["name"], symbol["filter_out"]])
+                elif symbol["__type__"] == "NonTerminal" and len(symbol) == 2:
+                    expansion.append(symbol["name"])
+                else:
+                    raise ValueError("a symbol of a form this module does not write")
+            if not isinstance(expansion[0], str) or value["options"]["__type__"] != "RuleOptions":
+                raise ValueError("a rule of a form this module does not write")
+            out.append(["R", expansion[0], expansion[1:], value["order"], value["alias"],
+                        *(value["options"][k] for k in _RULE_OPTIONS[:-1]), list(value["options"]["empty_indices"])])
+        else:
+            raise ValueError("a memo entry of a form this module does not write")
+    return out
+
+
+def memo_dicts(memo: list) -> dict:
+    """Lark's memo back from `compact_memo`'s lists."""
+    def symbol(s):
+        return {"name": s, "__type__": "NonTerminal"} if isinstance(s, str) else {
+            "name": s[0], "filter_out": s[1], "__type__": "Terminal"}
+
+    out: dict[int, dict] = {}
+    for number, entry in enumerate(memo):
+        if entry[0] == "T":
+            _, name, priority, kind, value, flags, raw, *width = entry
+            pattern = {"value": value, "flags": flags, "raw": raw,
+                       **({"_width": width[0]} if kind == "re" else {}),
+                       "__type__": "PatternRE" if kind == "re" else "PatternStr"}
+            out[number] = {"name": name, "pattern": pattern, "priority": priority, "__type__": "TerminalDef"}
+        else:
+            _, origin, expansion, order, alias, *options = entry
+            opts = dict(zip(_RULE_OPTIONS, options))
+            opts["empty_indices"] = tuple(opts["empty_indices"])  # the one tuple of the memo
+            out[number] = {"origin": symbol(origin), "expansion": [symbol(s) for s in expansion], "order": order,
+                           "alias": alias, "options": {**opts, "__type__": "RuleOptions"}, "__type__": "Rule"}
+    return out
+
+
+def memo_objects(memo: list, keep_all_tokens: bool = False) -> dict | None:
+    """The memo's rules and terminal definitions (`compact_memo`'s lists) made into Lark's objects, as Lark's
+    own generic reader (`SerializeMemoizer.deserialize`) makes them from its dicts (`memo_dicts`, with
+    `keeping_all_tokens` when `keep_all_tokens`), attribute for attribute (a test holds the two equal), in a
+    fraction of its time; None for an entry of a form not read here (Lark then reads the dicts).
+    `Lark._load` takes such a memo as it is: its reader passes objects through unchanged."""
+    from lark.grammar import NonTerminal, Rule, RuleOptions, Terminal
+    from lark.lexer import PatternRE, PatternStr, TerminalDef
+
+    new_terminal, new_rule_name = Terminal.__new__, NonTerminal.__new__
+
+    def symbol(s):
+        if isinstance(s, str):
+            n = new_rule_name(NonTerminal)
+            n.name = s
+            return n
+        t = new_terminal(Terminal)
+        t.name, t.filter_out = s[0], False if keep_all_tokens else s[1]
+        return t
+
+    out: dict = {}
+    try:
+        for number, entry in enumerate(memo):
+            if entry[0] == "T" and len(entry) == (7 if entry[3] == "str" else 8):
+                kind = PatternStr if entry[3] == "str" else PatternRE
+                pattern = kind.__new__(kind)
+                pattern.value, pattern.flags, pattern.raw = entry[4], entry[5], entry[6]
+                if kind is PatternRE:
+                    pattern._width = entry[7]
+                t = TerminalDef.__new__(TerminalDef)
+                t.name, t.pattern, t.priority = entry[1], pattern, entry[2]
+                out[number] = t
+            elif entry[0] == "R" and len(entry) == 10 and isinstance(entry[1], str):
+                options = RuleOptions.__new__(RuleOptions)
+                options.keep_all_tokens = True if keep_all_tokens else entry[5]
+                options.expand1, options.priority, options.template_source = entry[6], entry[7], entry[8]
+                options.empty_indices = tuple(entry[9])
+                r = Rule.__new__(Rule)
+                r.origin, r.expansion = symbol(entry[1]), [symbol(s) for s in entry[2]]
+                r.order, r.alias, r.options = entry[3], entry[4], options
+                r._hash = hash((r.origin, tuple(r.expansion)))
+                out[number] = r
+            else:
+                return None
+    except (IndexError, TypeError, AttributeError):
+        return None
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -227,9 +328,14 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
         return None
     if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
         return None
-    data, memo = decode(made.TABLES, lark_form=False)
+    data, compact = decode(made.TABLES, lark_form=False)
     if keep_all_tokens:
-        keeping_all_tokens(data, memo)
+        data["options"]["keep_all_tokens"] = True  # and each rule's option, each terminal's filter_out: below
+    memo = memo_objects(compact, keep_all_tokens)
+    if memo is None:  # Lark reads its own form
+        memo = memo_dicts(compact)
+        if keep_all_tokens:
+            keeping_all_tokens(data, memo)
     extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
     plugins = {"LALR_Parser": compact_tables_parser()}
     if root_first:

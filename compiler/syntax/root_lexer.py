@@ -183,11 +183,28 @@ class RootFirstLexer(ContextualLexer):
         key = frozenset(accepts)
         lexer = self._by_accepts.get(key)
         if lexer is None:
-            conf = copy(self._conf)
+            conf = self._conf
             names = set(accepts) | set(conf.ignore) | self._always
-            conf.terminals = [conf.terminals_by_name[n] for n in names if n in conf.terminals_by_name]
-            lexer = self._by_accepts[key] = self.BasicLexer(conf, None)
+            lexer = self._by_accepts[key] = self._subset_lexer(names)
             lexer._root = self
+        return lexer
+
+    def _subset_lexer(self, names: set[str]) -> StateLexer:
+        """The lexer Lark's `BasicLexer.__init__` makes (without validation) from the root's conf with the
+        terminals `names`, made from the root lexer's: its terminals are those of the root in the root's
+        order (Lark sorts by a key that orders every two terminals, so a part of a sorted list is sorted),
+        its newline types those of the root among them (a test holds it equal to Lark's, state by state)."""
+        root, conf = self.root_lexer, self._conf
+        lexer = StateLexer.__new__(StateLexer)
+        lexer.re = conf.re_module
+        lexer.newline_types = root.newline_types & names
+        lexer.ignore_types = frozenset(conf.ignore)
+        lexer.terminals = [t for t in root.terminals if t.name in names]
+        lexer.user_callbacks = conf.callbacks
+        lexer.g_regex_flags = conf.g_regex_flags
+        lexer.use_bytes = conf.use_bytes
+        lexer.terminals_by_name = conf.terminals_by_name
+        lexer._scanner = None
         return lexer
 
     def ready(self) -> bool:
