@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from croupier import cache
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.driver.compile import Level, compile_spec
@@ -114,8 +115,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def baccarat():
-    """The engine of spec/baccarat.rules, compiled once per test session."""
-    return compile_engine(BACCARAT)
+    """The engine of spec/baccarat.rules, compiled once per test session. Its users test what the engine
+    does, not the static checks (tests/test_checks.py runs those on every spec): compiled without them."""
+    return compile_engine(BACCARAT, checks=False)
 
 
 @pytest.fixture(scope="session")
@@ -124,3 +126,12 @@ def session_cache(tmp_path_factory) -> Path:
     that count what the driver does in process: what the disk keeps (round spaces, analyses, card
     templates) is computed once a session instead of once a test."""
     return tmp_path_factory.mktemp("croupier-cache")
+
+
+@pytest.fixture
+def own_memory(monkeypatch) -> None:
+    """An in-process cache of this test's own, empty at the start (as a new process's), for a test that counts
+    what is computed afresh or calls `cache.forget()`: the values the rest of the session keeps in this worker
+    (compiled specs, engines, analyses) are set aside, not dropped, and are back for the next test, which would
+    otherwise compile again what earlier tests compiled. What this test keeps is dropped with its memory."""
+    monkeypatch.setattr(cache, "_MEMORY", {})

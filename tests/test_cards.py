@@ -377,9 +377,9 @@ def test_index_links_every_game_in_every_language():
         assert {f"index.{other}.html" for other in LANGS} <= hrefs
 
 
-def test_build_is_reproducible():
+def test_build_is_reproducible(own_memory):
     results, _ = build_cards()
-    croupier_cache.forget()  # compiled again, not taken from the in-process cache
+    croupier_cache.forget()  # compiled again, not taken from the in-process cache (the test's own: `own_memory`)
     again, _ = pipeline.compile_all(pipeline.default_specs(PROJECT)[:1], index=False)
     first = results[0].artefacts
     for rel, text in again[0].artefacts.items():

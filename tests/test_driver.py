@@ -27,7 +27,7 @@ BACCARAT = ROOT / "spec" / "baccarat.rules"
 
 
 @pytest.fixture
-def resolves(monkeypatch, session_cache):
+def resolves(monkeypatch, session_cache, own_memory):
     """An empty cache in memory (the disk cache is the test session's own: it keeps no parsed spec, so that
     every resolve is counted), and the list of specs the driver parses and resolves."""
     monkeypatch.setenv("CROUPIER_CACHE", str(session_cache))
@@ -190,7 +190,7 @@ def test_the_compiler_digest_follows_every_source_file(monkeypatch, tmp_path):
     assert len(set(digests)) == 4
 
 
-def test_the_memory_keeps_the_most_recent_values_of_each_kind():
+def test_the_memory_keeps_the_most_recent_values_of_each_kind(own_memory):
     cache.forget()
     try:
         for i in range(cache.MEMORY_ENTRIES + 10):

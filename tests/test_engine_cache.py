@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def compiles(monkeypatch, tmp_path):
-    """A fresh cache folder, and a list that grows by one spec path per real compile (parse and resolve)."""
+def compiles(monkeypatch, tmp_path, own_memory):
+    """A fresh cache folder and in-process cache of the test's own, and a list that grows by one spec path per
+    real compile (parse and resolve)."""
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     calls: list[str] = []
     real = driver._Work.resolve

@@ -23,6 +23,7 @@ from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
+from croupier.tools.analysis.card_math import analysis_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -30,11 +31,12 @@ SPEC = ROOT / "spec"
 
 @cache
 def analysed(spec: str) -> dict:
-    """The exact analysis `croupier analyze` prints, of a spec of spec/ (8 decks)."""
-    game, diags = Loader().load(str(SPEC / f"{spec}.rules"))
-    assert game is not None and not any(d.is_error for d in diags), diags
-    engine = load_engine(emit_engine(game, spec), f"new_{spec}")
-    return load_engine(emit_analysis_module(game, spec), f"new_{spec}_analysis").analyse(engine)
+    """The exact analysis of a spec of spec/ (8 decks) by its engine's companion, as `croupier analyze` and the
+    rule card compute it: through the cache, which keeps it per engine and companion source, so that the card
+    builds of the session (and `croupier check`, with the user's cache) and these tests compute it once."""
+    result = compile_spec(SPEC / f"{spec}.rules", Level.ENGINE)
+    assert result.ok, result.diagnostics
+    return analysis_of(result.game)
 
 
 def percent(x: Fraction, places: int) -> str:

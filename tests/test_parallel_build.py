@@ -26,8 +26,9 @@ SPECS = {  # a valid dealt-round game, a seat game, and one whose checks find an
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A project of its own, compiled afresh (no disk cache, nothing kept in this process)."""
+def project(tmp_path, monkeypatch, own_memory):
+    """A project of its own, compiled afresh (no disk cache, nothing kept in this process: an in-process cache
+    of the test's own, the session's set aside)."""
     monkeypatch.setenv("CROUPIER_CACHE", "off")
     (tmp_path / "croupier.toml").write_text('spec = "spec"\nout = "generated"\nlanguages = ["en", "zh-Hans"]\n',
                                             encoding="utf-8")
