@@ -19,8 +19,8 @@ a few hundred anti-aliased pixels a page, on dotted underlines and glyph edges, 
 run; the printed PDFs' page contents are the same bytes. CROUPIER_CHROMIUM names another Chromium (/usr/bin/chromium).
 
 Each page is loaded once in one tab, at the width the page before it ended at (1000 CSS px or a phone
-width), then resized to each other width, and what the tests assert on is read from it then (`seen`); only
-the print test opens its pages itself.
+width), then resized to each other width, and what the tests assert on is read from it then (`seen`); the
+print test then loads its pages in the same tab.
 """
 
 from __future__ import annotations
@@ -138,16 +138,6 @@ def pages(site: Path) -> list[Path]:
     return sorted(site.glob("*.html"))
 
 
-def open_page(browser, url: str, width: int = 1000):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.goto(url, wait_until="load")
-    return page, errors
-
-
 # What the card tests assert on, of one page in one call: the flow diagram, the grids and the tables.
 SHAPE_JS = """() => {
   const flows = document.querySelectorAll('svg.flow-svg');
@@ -189,13 +179,21 @@ def look_at(tab, errors: list[str], url: str, grids: list[str], widths: tuple[in
 
 
 @pytest.fixture(scope="module")
-def seen(browser, site) -> dict[tuple[str, int], dict]:
+def tab(browser):
+    """The one tab every page is opened in, at 1000 CSS px to begin with: a new tab costs a renderer process (about
+    0.15 s of CPU), and the pages hold no script, so nothing carries over from one to the next."""
+    page = browser.new_page(viewport={"width": WIDE, "height": 900})
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def seen(tab, site) -> dict[tuple[str, int], dict]:
     """Every page of the site at each width the tests need (1000 CSS px and the phones), as
-    {(file name, width): facts}: what `look_at` collects. One tab goes from page to page (a new tab costs
-    a renderer process; the pages hold no script, so nothing carries over from one to the next)."""
+    {(file name, width): facts}: what `look_at` collects, page after page in `tab`."""
     results, _ = build_cards()
     draws = {f"{r.game.name}.{lang}.html": [t.ident for t in r.game.draws] for r in results for lang in LANGS}
-    tab = browser.new_page(viewport={"width": WIDE, "height": 900})
+    tab.emulate_media(media="null")  # the screen, whatever a test before this one left
     errors: list[str] = []
     requested: list[str] = []
     tab.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -209,7 +207,6 @@ def seen(browser, site) -> dict[tuple[str, int], dict]:
         for width, facts in look_at(tab, errors, path.as_uri(), draws.get(path.name, []), widths).items():
             out[(path.name, width)] = facts
         assert requested == [path.as_uri()], f"{path.name} loads more than itself: {requested}"
-    tab.close()
     return out
 
 
@@ -322,17 +319,18 @@ def pdf_lines(pdf: bytes) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(browser, site, lang):
-    page, _ = open_page(browser, (site / f"baccarat.{lang}.html").as_uri())
-    headings = {h.strip() for h in page.evaluate(
+def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(tab, site, lang):
+    tab.emulate_media(media="null")  # the screen, whatever a test before this one left
+    tab.set_viewport_size({"width": WIDE, "height": 900})
+    tab.goto((site / f"baccarat.{lang}.html").as_uri(), wait_until="load")
+    headings = {h.strip() for h in tab.evaluate(
         "() => Array.from(document.querySelectorAll('h2, h3, h4')).map(h => h.innerText)")}
-    printed = pdf_lines(page.pdf(format="A4", print_background=True))
+    printed = pdf_lines(tab.pdf(format="A4", print_background=True))
     assert len(printed) <= PRINT_PAGES, f"baccarat.{lang} prints on {len(printed)} A4 pages"
     lines = [[re.sub(r"^\d+\s*", "", line) for line in p] for p in printed]  # a section number before its heading
     # Every heading is read back as a line of its own, so a page ending on one cannot go unseen.
     assert headings <= {line for p in lines for line in p}, headings - {line for p in lines for line in p}
     for number, p in enumerate(lines[:-1], 1):
         assert p[-1] not in headings, f"page {number} of baccarat.{lang} ends on the heading {p[-1]!r}"
-    page.emulate_media(media="print")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
-    page.close()
+    tab.emulate_media(media="print")
+    assert tab.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
