@@ -1,4 +1,4 @@
-"""Rule cards in a real browser: Debian's Chromium, headless, driven through Playwright.
+"""Rule cards in a real browser: Debian's Chromium headless shell, driven through Playwright.
 
 Every card and index page of a fresh build is opened from a file:// URL; the test fails on a
 console error or page error, a missing grid or flow diagram, or a grid cell whose computed
@@ -8,17 +8,24 @@ not, renders below 12 CSS px. The visible text of a Chinese card has no Latin wo
 codes, citation and case ids and an allow-list; text in another language than the page
 carries `lang`. Each draw cell's visible mark, and each grid header, agree with the grid as
 the spec's own text writes it. Printed to A4 PDF, a baccarat card takes at most 4 pages and
-no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdf is a
+no page ends on a heading. In CI (CI=true) a missing Chromium, Playwright or pypdfium2 is a
 failure, never a skip; Playwright's own browsers are not used.
 
+The browser is Debian's chromium-headless-shell: the same Chromium build as /usr/bin/chromium (same version,
+same Blink and Skia) in Chromium's old headless mode, a much lighter process than the full browser's new
+headless mode (this file: about 23 s of CPU, Chromium's included, instead of 34). Screenshots of every page at
+1000, 390 and 360 CSS px came out the same size in both, differing in the shade (at most 18 of 255) of at most
+a few hundred anti-aliased pixels a page, on dotted underlines and glyph edges, as one browser's do from run to
+run; the printed PDFs' page contents are the same bytes. CROUPIER_CHROMIUM names another Chromium (/usr/bin/chromium).
+
 Each page is loaded once in one tab, at the width the page before it ended at (1000 CSS px or a phone
-width), then resized to each other width, and what the tests assert on is read from it then (`seen`); only
-the print test opens its pages itself.
+width), then resized to each other width, and what the tests assert on is read from it then (`seen`); the
+print test then loads its pages in the same tab.
 """
 
 from __future__ import annotations
 
-import io
+import json
 import os
 import re
 import shutil
@@ -31,7 +38,8 @@ from test_cards import LANGS, build_cards, engine_key
 from croupier.backends.cards.render import DRAW_RGB, STAND_RGB
 from croupier.driver import pipeline
 
-CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium")
+# The binary itself: /usr/bin/chromium-headless-shell is a shell script that runs it without `exec`.
+CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -43,12 +51,13 @@ CELLS_JS = """() => Array.from(document.querySelectorAll('table.grid td')).map(t
     td.closest('table').dataset.table, td.dataset.key, td.dataset.action,
     getComputedStyle(td).backgroundColor])"""
 
-# Elements wider inside than their box, and text (SVG or not) drawn below 12 CSS px.
+# Elements wider inside than their box, and text (SVG or not) drawn below 12 CSS px. An inline element's clientWidth
+# is 0: reading it first spares the dearer scrollWidth of a third of the elements.
 FIT_JS = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('*')) {
     if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
-    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
       bad.push(['wider than its box', el.tagName, String(el.className.baseVal ?? el.className), el.scrollWidth,
                 el.clientWidth]);
   }
@@ -94,8 +103,8 @@ GRID_JS = """(ident) => {
 
 def _missing() -> str:
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
-    for module in ("playwright.sync_api", "pypdf"):
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium-headless-shell)"
+    for module in ("playwright.sync_api", "pypdfium2"):
         try:
             __import__(module)
         except ImportError:
@@ -131,16 +140,6 @@ def pages(site: Path) -> list[Path]:
     return sorted(site.glob("*.html"))
 
 
-def open_page(browser, url: str, width: int = 1000):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
-    page.goto(url, wait_until="load")
-    return page, errors
-
-
 # What the card tests assert on, of one page in one call: the flow diagram, the grids and the tables.
 SHAPE_JS = """() => {
   const flows = document.querySelectorAll('svg.flow-svg');
@@ -153,10 +152,12 @@ SHAPE_JS = """() => {
           lang: document.documentElement.lang, scroll_width: document.documentElement.scrollWidth};
 }"""
 
-# Each width's questions in one call (one round trip, the page laid out once for them all).
-WIDE_JS = f"""(a) => ({{...({SHAPE_JS})(), cells: ({CELLS_JS})(), text: ({TEXT_JS})(a.skip),
+# Each width's questions in one call (one round trip, the page laid out once for them all), the answer sent back
+# as one JSON string: Playwright's own encoding of a large value (a page's text runs to 20 kB) costs the page, its
+# driver and Python several times the CPU for the same values.
+WIDE_JS = f"""(a) => JSON.stringify({{...({SHAPE_JS})(), cells: ({CELLS_JS})(), text: ({TEXT_JS})(a.skip),
                       grids: Object.fromEntries(a.grids.map(ident => [ident, ({GRID_JS})(ident)]))}})"""
-PHONE_JS = f"""() => ({{...({SHAPE_JS})(), misfits: ({FIT_JS})()}})"""
+PHONE_JS = f"""() => JSON.stringify({{...({SHAPE_JS})(), misfits: ({FIT_JS})()}})"""
 
 
 def look_at(tab, errors: list[str], url: str, grids: list[str], widths: tuple[int, ...]) -> dict[int, dict]:
@@ -173,22 +174,30 @@ def look_at(tab, errors: list[str], url: str, grids: list[str], widths: tuple[in
         if not out:
             tab.goto(url, wait_until="load")
         if width == WIDE:
-            out[width] = tab.evaluate(WIDE_JS, {"skip": sorted(NOT_PROSE), "grids": grids})
+            out[width] = json.loads(tab.evaluate(WIDE_JS, {"skip": sorted(NOT_PROSE), "grids": grids}))
         else:
-            out[width] = tab.evaluate(PHONE_JS)
+            out[width] = json.loads(tab.evaluate(PHONE_JS))
     for facts in out.values():
         facts["errors"] = list(errors)
     return out
 
 
 @pytest.fixture(scope="module")
-def seen(browser, site) -> dict[tuple[str, int], dict]:
+def tab(browser):
+    """The one tab every page is opened in, at 1000 CSS px to begin with: a new tab costs a renderer process (about
+    0.15 s of CPU), and the pages hold no script, so nothing carries over from one to the next."""
+    page = browser.new_page(viewport={"width": WIDE, "height": 900})
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def seen(tab, site) -> dict[tuple[str, int], dict]:
     """Every page of the site at each width the tests need (1000 CSS px and the phones), as
-    {(file name, width): facts}: what `look_at` collects. One tab goes from page to page (a new tab costs
-    a renderer process; the pages hold no script, so nothing carries over from one to the next)."""
+    {(file name, width): facts}: what `look_at` collects, page after page in `tab`."""
     results, _ = build_cards()
     draws = {f"{r.game.name}.{lang}.html": [t.ident for t in r.game.draws] for r in results for lang in LANGS}
-    tab = browser.new_page(viewport={"width": WIDE, "height": 900})
+    tab.emulate_media(media="null")  # the screen, whatever a test before this one left
     errors: list[str] = []
     requested: list[str] = []
     tab.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
@@ -202,7 +211,6 @@ def seen(browser, site) -> dict[tuple[str, int], dict]:
         for width, facts in look_at(tab, errors, path.as_uri(), draws.get(path.name, []), widths).items():
             out[(path.name, width)] = facts
         assert requested == [path.as_uri()], f"{path.name} loads more than itself: {requested}"
-    tab.close()
     return out
 
 
@@ -300,19 +308,33 @@ def test_visible_text_is_complete_and_marked_with_its_language(seen, site):
                 assert in_force.startswith("zh"), (path.name, text)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(browser, site, lang):
-    from pypdf import PdfReader
+def pdf_lines(pdf: bytes) -> list[list[str]]:
+    """The text lines of each page of a PDF, as PDFium (Chromium's own PDF library) reads them: in C, and with
+    the characters drawn (pypdf, 15 times slower here, gave Kangxi radicals for 至 and 金 and doubled spaces, so
+    that it found fewer than half the headings of a Chinese card)."""
+    import pypdfium2
 
-    page, _ = open_page(browser, (site / f"baccarat.{lang}.html").as_uri())
-    headings = {h.strip() for h in page.evaluate(
+    doc = pypdfium2.PdfDocument(pdf)
+    try:
+        return [[line.strip() for line in doc[n].get_textpage().get_text_range().splitlines() if line.strip()]
+                for n in range(len(doc))]
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(tab, site, lang):
+    tab.emulate_media(media="null")  # the screen, whatever a test before this one left
+    tab.set_viewport_size({"width": WIDE, "height": 900})
+    tab.goto((site / f"baccarat.{lang}.html").as_uri(), wait_until="load")
+    headings = {h.strip() for h in tab.evaluate(
         "() => Array.from(document.querySelectorAll('h2, h3, h4')).map(h => h.innerText)")}
-    pdf = PdfReader(io.BytesIO(page.pdf(format="A4", print_background=True)))
-    assert len(pdf.pages) <= PRINT_PAGES, f"baccarat.{lang} prints on {len(pdf.pages)} A4 pages"
-    for number, p in enumerate(pdf.pages[:-1], 1):
-        lines = [line.strip() for line in p.extract_text().splitlines() if line.strip()]
-        last = re.sub(r"^\d+\s*", "", lines[-1])  # a section number drawn before its heading
-        assert last not in headings, f"page {number} of baccarat.{lang} ends on the heading {last!r}"
-    page.emulate_media(media="print")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
-    page.close()
+    printed = pdf_lines(tab.pdf(format="A4", print_background=True))
+    assert len(printed) <= PRINT_PAGES, f"baccarat.{lang} prints on {len(printed)} A4 pages"
+    lines = [[re.sub(r"^\d+\s*", "", line) for line in p] for p in printed]  # a section number before its heading
+    # Every heading is read back as a line of its own, so a page ending on one cannot go unseen.
+    assert headings <= {line for p in lines for line in p}, headings - {line for p in lines for line in p}
+    for number, p in enumerate(lines[:-1], 1):
+        assert p[-1] not in headings, f"page {number} of baccarat.{lang} ends on the heading {p[-1]!r}"
+    tab.emulate_media(media="print")
+    assert tab.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
