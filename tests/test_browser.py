@@ -85,7 +85,7 @@ TEXT_JS = """(skip) => {
     const el = n.parentElement;
     if (!n.textContent.trim() || !el.checkVisibility()) continue;
     if (skip.some(c => el.closest('.' + c)) || el.closest('[translate="no"]') || el.closest('[hreflang]')) continue;
-    out.push([n.textContent, el.closest('[lang]').getAttribute('lang')]);
+    out.push([n.textContent, el.closest('[lang]').getAttribute('lang'), getComputedStyle(el).fontFamily]);
   }
   return out;
 }"""
@@ -296,11 +296,20 @@ def test_every_page_fits_a_phone_with_readable_text(seen, site, width):
         assert bad == [], (path.name, width, bad[:5])
 
 
+SCRIPT_FONT = re.compile(r"\b(SC|TC)\b")  # the first font family named for one Chinese script
+
+
 def test_visible_text_is_complete_and_marked_with_its_language(seen, site):
     for path in pages(site):
         facts = seen[(path.name, 1000)]
         lang = facts["lang"]
-        for text, in_force in facts["text"]:
+        for text, in_force, fonts in facts["text"]:
+            # a Chinese text asks first for the Chinese fonts of its own script (a Traditional text drawn with
+            # Simplified glyph forms reads as foreign); `:lang(zh)` matches both scripts' pages
+            # (a term written alike in both scripts is marked plain `zh`: either script's fonts draw it)
+            script = SCRIPT_FONT.search(fonts)
+            want = {"zh-Hans": "SC", "zh-Hant": "TC", "zh": script and script[1]}.get(in_force)
+            assert (script and script[1]) == want, (path.name, in_force, fonts)
             if lang.startswith("zh"):
                 words = [w for w in LATIN_WORD.findall(ID.sub("", text)) if w not in ALLOW]
                 assert not words, (path.name, words, text)
