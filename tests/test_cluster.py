@@ -15,7 +15,6 @@ import sys
 
 import pytest
 from conftest import ROOT, SPEC
-from distributed import LocalCluster
 
 from croupier.backends.engine.loader import source_digest
 from croupier.cli.simulate import compiled
@@ -27,6 +26,9 @@ MACHINE_FIELDS = ("seconds", "workers", "scheduler")
 
 @pytest.fixture(scope="module")
 def scheduler():
+    # imported here, not with the file: every xdist worker collects this file, one runs it (0.7 s of CPU)
+    from distributed import LocalCluster
+
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as lc:
         yield lc.scheduler_address
 
