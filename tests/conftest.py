@@ -107,6 +107,18 @@ LONGEST_FIRST = ("test_browser.py", "test_wheel.py", "test_diff.py", "test_seat_
                  "test_errors_golden.py")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Import Hypothesis as a plain library. pytest rewrites the asserts of every module of a package that
+    ships a pytest plugin, Hypothesis's 77 included, when the first test file imports it: 1.3 s of CPU in
+    each xdist worker's collection, for messages about Hypothesis's own internal asserts that no test reads.
+    The tests' own asserts are rewritten as before."""
+    hook = config.pluginmanager.rewrite_hook
+    marked = getattr(hook, "_must_rewrite", None)  # pytest's set of packages to rewrite; absent with --assert=plain
+    if isinstance(marked, set) and "hypothesis" in marked:
+        marked.discard("hypothesis")
+        hook._marked_for_rewrite_cache.clear()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Collected tests, the files of `LONGEST_FIRST` first in its order (a file's tests keep their order)."""
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}

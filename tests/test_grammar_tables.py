@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import lark
@@ -15,6 +16,12 @@ from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter, build_pa
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted([*ROOT.glob("spec/**/*.rules"), *ROOT.glob("tests/**/*.rules")])
+
+
+@cache
+def module_text() -> str:
+    """The data module made from the grammar file as it is now, made once for the tests that compare it."""
+    return grammar_tables.module_text()
 
 
 def test_the_committed_tables_are_fresh():
@@ -29,7 +36,7 @@ def test_the_committed_tables_are_fresh():
         assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
         assert parser().source_path != "<deserialized>"
         return
-    assert grammar_tables.module_text() == grammar_tables.DATA_MODULE.read_text(encoding="utf-8"), \
+    assert module_text() == grammar_tables.DATA_MODULE.read_text(encoding="utf-8"), \
         "run python -m croupier.syntax.grammar_tables and commit compiler/syntax/grammar_tables_data.py"
 
 
@@ -39,7 +46,7 @@ def test_the_tables_do_not_depend_on_string_hashing():
     code = "import sys; from croupier.syntax import grammar_tables as g; sys.stdout.write(g.module_text())"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed},
                           capture_output=True, text=True, check=True)
-    assert done.stdout == grammar_tables.module_text()
+    assert done.stdout == module_text()
 
 
 def test_the_parser_is_loaded_from_the_tables():

@@ -8,11 +8,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import compile_engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from croupier.backends.engine.loader import load_engine
-from croupier.driver import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ("ten_and_a_half", "ten_and_a_half_banker")
@@ -21,10 +19,9 @@ SPECS = ("ten_and_a_half", "ten_and_a_half_banker")
 @cache
 def engine_for(name: str):
     """The engine of one spec, compiled the first time a test asks (not when the file is collected: every
-    xdist worker collects every file), once a process."""
-    results, _loader = pipeline.compile_all([ROOT / "spec" / f"{name}.rules"])
-    assert results[0].ok, results[0].diagnostics
-    return load_engine(results[0].artefacts[f"engines/{name}.py"], name)
+    xdist worker collects every file), once a process. Only the engine: these tests are about what it does,
+    not the static checks, cards and analysis a build adds (1.2 s of the first test's CPU)."""
+    return compile_engine(ROOT / "spec" / f"{name}.rules", checks=False)
 
 
 def deck() -> list[str]:
@@ -89,7 +86,10 @@ def test_ranking_is_a_total_order_on_hands_that_did_not_bust(cards, data):
     assert (va.strength > vb.strength) != (vb.strength > va.strength)
 
 
+@cache
 def table_strategy(banker_game: bool):
+    """Tables of 2 to 5 players dealt from one shuffled deck, with coins, and a banker or stakes. Made once
+    for each kind of game: Hypothesis reads a composite strategy's source when one is made (3 ms)."""
     @st.composite
     def build(draw):
         n = draw(st.integers(min_value=2, max_value=5))

@@ -13,7 +13,6 @@ import re
 from fractions import Fraction
 from functools import cache
 from math import prod
-from operator import add
 from pathlib import Path
 
 import pytest
@@ -102,16 +101,19 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
     lows = [falling(deck.cards - size, most - size) for size in range(most + 1)]
     # a pair settles by its two hands' keys (PairSettler.key): look each first hand's key up once
     rows = [(f, vf, sum(f), id(settler.key(f))) for f, vf in firsts.items()]
-    by_keys: dict[tuple[int, int], tuple] = {}  # (id of F's key, id of H's key) -> the outcome
+    by_keys: dict[int, dict[int, tuple]] = {}  # id of H's key -> {id of F's key -> the outcome}
     per_hand: dict[tuple, dict[int, list]] = {}  # H -> {id of an outcome -> [the outcome, weight]}
     for h in hands:
-        size_h, kh, seen = sum(h), id(settler.key(h)), {}
+        size_h, seen = sum(h), {}
+        outcomes = by_keys.setdefault(id(settler.key(h)), {})
+        # cols[c][F_c] = (N_c)_(F_c + H_c): each class's row read from H_c on; low[|F|] = (N - |F| - |H|)_(most - |F| - |H|)
+        cols, low = [row[n:] for row, n in zip(falls, h)], lows[size_h:]
         for f, vf, size_f, kf in rows:
-            ways = vf * lows[size_f + size_h] * prod(map(list.__getitem__, falls, map(add, f, h)))
+            ways = vf * low[size_f] * prod(map(list.__getitem__, cols, f))
             if ways:
-                outcome = by_keys.get((kf, kh))
+                outcome = outcomes.get(kf)
                 if outcome is None:
-                    outcome = by_keys[kf, kh] = settler.net(f, h)
+                    outcome = outcomes[kf] = settler.net(f, h)
                 slot = seen.get(id(outcome))
                 if slot is None:
                     seen[id(outcome)] = [outcome, ways]
