@@ -21,6 +21,7 @@ import json
 import os
 import secrets
 import stat
+import sys
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
@@ -77,6 +78,20 @@ def write_if_changed(path: Path, data: bytes, sync_folder: bool = True) -> bool:
         raise OutputError(path, "read", exc) from None
     write_atomic(path, data, sync_folder)
     return True
+
+
+def refresh_module(path: Path, text: str, command: str, args: list[str]) -> int:
+    """The `main` of a generator of one of the package's own modules (`python -m <command>`): write `path` with
+    `text` when it differs; with `--check` in `args`, only say whether it is fresh (exit status 1 when stale)."""
+    if "--check" in args:
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current != text:
+            print(f"{path.name} is stale: run python -m {command}", file=sys.stderr)
+            return 1
+        return 0
+    if write_if_changed(path, text.encode("utf-8")):
+        print(f"wrote {path}")
+    return 0
 
 
 def sync_folders(paths: Iterable[Path]) -> None:

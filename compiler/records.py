@@ -306,20 +306,9 @@ def inits_module_text() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write `dataclass_inits.py`; with `--check`, only say whether the committed one is fresh."""
-    args = sys.argv[1:] if argv is None else argv
-    text = inits_module_text()
-    current = INITS_MODULE.read_text(encoding="utf-8") if INITS_MODULE.exists() else None
-    if "--check" in args:
-        if current != text:
-            print(f"{INITS_MODULE.name} is stale: run python -m croupier.records", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        from croupier.outputs import write_atomic
+    from croupier.outputs import refresh_module
 
-        write_atomic(INITS_MODULE, text.encode("utf-8"))
-        print(f"wrote {INITS_MODULE}")
-    return 0
+    return refresh_module(INITS_MODULE, inits_module_text(), "croupier.records", sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":  # the package's own module, whose registry the package's classes fill

@@ -358,3 +358,19 @@ def test_an_init_made_ahead_is_used_only_for_its_own_source(monkeypatch) -> None
     ahead(first, "en", "x", span)
     compiled(second, "en", "x", span)
     assert first == second and vars(first) == vars(second)
+
+
+def test_a_stale_generated_module_is_reported_then_written(tmp_path, capsys) -> None:
+    """The generators of the package's own modules (`python -m croupier.records`, `... grammar_tables`) share
+    `refresh_module`: `--check` fails on a missing or different module and writes nothing; a run writes it."""
+    from croupier.outputs import refresh_module
+
+    module = tmp_path / "made.py"
+    assert refresh_module(module, "X = 1\n", "pkg.gen", ["--check"]) == 1
+    assert not module.exists()
+    assert "made.py is stale: run python -m pkg.gen" in capsys.readouterr().err
+    assert refresh_module(module, "X = 1\n", "pkg.gen", []) == 0
+    assert module.read_text(encoding="utf-8") == "X = 1\n"
+    assert refresh_module(module, "X = 1\n", "pkg.gen", ["--check"]) == 0
+    assert refresh_module(module, "X = 2\n", "pkg.gen", ["--check"]) == 1
+    assert module.read_text(encoding="utf-8") == "X = 1\n"

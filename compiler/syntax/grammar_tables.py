@@ -352,20 +352,10 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
 
 def main(argv: list[str] | None = None) -> int:
     """Write the data module; with `--check`, only say whether the committed one is fresh."""
-    args = sys.argv[1:] if argv is None else argv
-    text = module_text()
-    current = DATA_MODULE.read_text(encoding="utf-8") if DATA_MODULE.exists() else None
-    if "--check" in args:
-        if current != text:
-            print(f"{DATA_MODULE.name} is stale: run python -m croupier.syntax.grammar_tables", file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        from croupier.outputs import write_atomic
+    from croupier.outputs import refresh_module
 
-        write_atomic(DATA_MODULE, text.encode("utf-8"))
-        print(f"wrote {DATA_MODULE}")
-    return 0
+    return refresh_module(DATA_MODULE, module_text(), "croupier.syntax.grammar_tables",
+                          sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":
