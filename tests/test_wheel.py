@@ -3,11 +3,18 @@ without the system's packages, runs a project scaffolded by `croupier init` end 
 
 The wheel is built from a copy of the sources (pyproject.toml, README.md, compiler/), so no build
 folder is left in the repository and nothing stale from an earlier build can slip into it. When this
-environment already holds what pyproject.toml's [build-system] asks for (the dev extra brings it), pip
-builds with it (`--no-build-isolation`) rather than installing a fresh setuptools into an isolated
-environment for each build: the same backend builds the same wheel from the same sources. The
+environment already holds what pyproject.toml's [build-system] asks for (the dev extra brings it), the
+test builds with it, calling the backend's PEP 517 `build_wheel` hook in a child process as a front end
+such as pip does (pip would add only its own start-up and a child of its own), rather than installing a
+fresh setuptools into an isolated environment for each build: the same backend builds the same wheel
+from the same sources. Otherwise `pip wheel` builds in an isolated environment, as for a user. The
 dependencies (lark, jinja2, babel, rich, and pytest for the generated tests) come from the package
 index as for any user, installed by this test's own pip into the venv (`pip --python`).
+
+The commands run in the venv with the environment a user's shell would give them: without this
+repository on PYTHONPATH and without PYTHONDONTWRITEBYTECODE, so that Python compiles each module of
+the venv once, on its first import, and later commands read the bytecode (with the setting, every
+command compiled the wheel's modules and its dependencies' again).
 """
 
 from __future__ import annotations
@@ -30,17 +37,32 @@ GAME = "high_total"
 WHEEL_BACKEND = "setuptools>=70.1"
 
 
-def build_isolation() -> list[str]:
-    """pip's option to build with this environment's backend when it satisfies [build-system] requires (and
-    builds wheels by itself), else nothing: pip then builds in an isolated environment, as for a user."""
-    requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
-    for req in map(Requirement, [*requires, WHEEL_BACKEND]):
+BUILD_SYSTEM = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]
+# a PEP 517 front end's call, in a child process run in the sources' folder: backend argv[1]'s build_wheel hook,
+# writing into the folder argv[2] (setuptools' get_requires_for_build_wheel asks nothing beyond [build-system]
+# requires, which environment_builds() checks)
+BUILD_HOOK = "import importlib, sys; print(importlib.import_module(sys.argv[1]).build_wheel(sys.argv[2]))"
+
+
+def environment_builds() -> bool:
+    """Whether this environment's backend satisfies [build-system] requires (and builds wheels by itself);
+    else pip builds in an isolated environment, as for a user."""
+    for req in map(Requirement, [*BUILD_SYSTEM["requires"], WHEEL_BACKEND]):
         try:
             if not req.specifier.contains(metadata.version(req.name), prereleases=True):
-                return []
+                return False
         except metadata.PackageNotFoundError:
-            return []
-    return ["--no-build-isolation"]
+            return False
+    return True
+
+
+def build_wheel(src: Path, dist: Path, env: dict[str, str]) -> None:
+    """The wheel of the sources in `src`, written into `dist`."""
+    if environment_builds():
+        dist.mkdir()
+        call([sys.executable, "-c", BUILD_HOOK, BUILD_SYSTEM["build-backend"], str(dist)], src, env)
+    else:
+        call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(src)], src.parent, env)
 
 
 def call(args: list[str], cwd: Path, env: dict[str, str], timeout: int = 300) -> subprocess.CompletedProcess:
@@ -59,8 +81,7 @@ def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "compiler", src / "compiler", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", *build_isolation(), "-w", str(base / "dist"), str(src)],
-         base, env)
+    build_wheel(src, base / "dist", env)
     wheels = list((base / "dist").glob("croupier-*.whl"))
     assert len(wheels) == 1, wheels
     # a venv without pip of its own (ensurepip costs seconds): this test's pip installs into it; the
@@ -69,6 +90,7 @@ def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     bin_dir = base / "venv" / "bin"
     call([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", "--no-compile",
           str(wheels[0]), "pytest"], base, env)
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode kept in the venv's own folders
     env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
     env["CROUPIER_CACHE"] = str(base / "cache")
     return bin_dir, env

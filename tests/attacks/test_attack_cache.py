@@ -59,12 +59,12 @@ def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
     return proc.stdout
 
 
-def outputs(cache_dir: str, out: Path, run=croupier) -> dict[str, str]:
-    """Everything `build`, `check` and `analyze` print or write for SPECS."""
-    run("build", *SPECS, "--out", str(out), cache_dir=cache_dir)
+def outputs(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
+    """Everything `build`, `check` and `analyze` print or write for SPECS (`tmpdir=`: their TMPDIR)."""
+    run("build", *SPECS, "--out", str(out), cache_dir=cache_dir, **tmpdir)
     found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
-    found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir)
-    found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir)
+    found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir, **tmpdir)
+    found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir, **tmpdir)
     return found
 
 
@@ -146,6 +146,27 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
             Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
 
 
+def lark_with_cache(tmp: Path) -> Lark:
+    """Lark with the former parser's options, in its order (Lark's cache name hashes them), and its cache on,
+    with `tmp` as the temporary folder (where Lark keeps that cache)."""
+    import tempfile
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(tmp))
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
+                    propagate_positions=True, maybe_placeholders=False, cache=True)
+
+
+def plant_lark_cache(tmp: Path, marker: Path) -> Path:
+    """The former parser's tables, where it kept them (a fresh TMPDIR `tmp`), made a payload creating `marker`."""
+    tmp.mkdir()
+    lark_with_cache(tmp)
+    (planted,) = tmp.iterdir()
+    first, _, _ = planted.read_bytes().partition(b"\n")
+    planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
+    return planted
+
+
 def test_the_payload_is_live(tmp_path):
     marker = tmp_path / "ran"
     pickle.loads(pickle.dumps(Payload(marker)))  # noqa: S301 - proves the payload would run
@@ -153,9 +174,14 @@ def test_the_payload_is_live(tmp_path):
 
 
 def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path):
+    """Every command also runs with the former parser's tables planted in its TMPDIR: with a disk cache (cold,
+    warm and tampered), the parser neither reads them nor writes any there (with the cache off: the test below)."""
     marker = tmp_path / "ran"
-    assert outputs(str(tmp_path / "cache"), tmp_path / "cold") == reference
-    assert outputs(str(tmp_path / "cache"), tmp_path / "warm") == reference  # read back, the entries print the same
+    tmp = tmp_path / "tmp"
+    planted = plant_lark_cache(tmp, marker)
+    assert outputs(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp) == reference
+    # read back, the entries print the same
+    assert outputs(str(tmp_path / "cache"), tmp_path / "warm", tmpdir=tmp) == reference
     folder = tmp_path / "cache" / "v2"
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
     entries = sorted(folder.glob("*/*.json"))
@@ -163,8 +189,9 @@ def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path
         forged(entry, lambda kind, data: evil(kind, data, marker))
     plant_old_formats(folder, folder.parent, marker)  # where the former caches kept them
     plant_old_formats(folder, folder, marker)
-    assert outputs(str(folder), tmp_path / "tampered") == reference
+    assert outputs(str(folder), tmp_path / "tampered", tmpdir=tmp) == reference
     assert not marker.exists()
+    assert list(tmp.iterdir()) == [planted]
 
 
 def test_folder_and_entries_are_private(tmp_path, monkeypatch):
@@ -224,24 +251,13 @@ def test_cached_values_round_trip_as_data():
         cache.to_data(object())
 
 
-def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path, monkeypatch):
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path):
+    """With the disk cache off; with it on, every command of the tampered-cache test above runs over such a TMPDIR."""
     marker = tmp_path / "ran"
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
-    def lark_with_cache() -> Lark:  # the former parser's options, in its order (Lark's cache name hashes them)
-        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
-                    propagate_positions=True, maybe_placeholders=False, cache=True)
-
-    lark_with_cache()
-    (planted,) = tmp.iterdir()  # where the former parser kept its tables
-    first, _, _ = planted.read_bytes().partition(b"\n")
-    planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
-    for setting in ("off", str(tmp_path / "cache")):
-        croupier("check", SPECS[0], "--no-stale", cache_dir=setting, tmpdir=tmp)
-        assert not marker.exists()
+    tmp = tmp_path / "tmp"
+    planted = plant_lark_cache(tmp, marker)
+    croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
+    assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
-    lark_with_cache()
+    lark_with_cache(tmp)
     assert marker.is_dir()  # the planted tables were live: Lark's own cache runs them

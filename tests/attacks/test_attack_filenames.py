@@ -109,8 +109,11 @@ def test_build_and_conformance_test_of_a_hostile_file_name(marker, tmp_path, cap
     proc = subprocess.run([sys.executable, "-I", str(out / "engines" / "baccarat.py")], input=line,
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 0 and '"outcome"' in proc.stdout, proc.stderr
+    # the generated tests need pytest alone: none of the plugins installed for this suite (Hypothesis, xdist,
+    # pytest-benchmark), whose loading cost the child more than the 81 cases it runs
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(out / "tests")],
-                          capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stdout[-2000:]
 
 

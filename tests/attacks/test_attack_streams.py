@@ -183,10 +183,10 @@ def test_bet_option_uses_the_same_stake_rule(stake: str) -> None:
     ('{"hands": {"a": ["AS"], "p\\ud800": ["2S"]}, "banker": "a", "coins": {"a": 1, "p\\ud800": 1}}', "lone surrogate"),
 ])
 def test_table_option_rejects_deep_and_bad_fields(table: str, words: str) -> None:
-    child = table.startswith("[")  # the deepest in a child process, the others in this one
+    child = table.startswith("[")  # the deepest in a child process, the others (and its --json repeat) in this one
     proc = croupier("play", BANKER, "--table", table, child=child)
     assert proc.returncode == 1 and words in proc.stderr, proc.stderr
-    proc = croupier("play", BANKER, "--table", table, "--json", child=child)
+    proc = croupier("play", BANKER, "--table", table, "--json")
     assert proc.returncode == 1 and words in json.loads(proc.stdout)["error"]
 
 
