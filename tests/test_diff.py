@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from croupier.cli.main import main
 from croupier.tools.diff.report import diff_versions
 from croupier.tools.diff.rules import FIELDS, UnknownField, rule_changes
-from croupier.tools.diff.versions import load_version
+from croupier.tools.diff.versions import Version, load_version
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"
@@ -39,8 +40,19 @@ def variant(tmp_path: Path, name: str, old: str, new: str, count: int = 1) -> Pa
     return target
 
 
+@cache
+def repository_version(path: Path) -> Version:
+    """A spec of the repository's spec/ folder, resolved and its engine loaded once for the module (the tests
+    never change those files; the copies they edit are loaded afresh)."""
+    return load_version(path, None)
+
+
+def version(path: Path) -> Version:
+    return repository_version(path) if path.parent == SPEC else load_version(path, None)
+
+
 def report(old: Path, new: Path) -> dict:
-    return diff_versions(load_version(old, None), load_version(new, None), CASES)
+    return diff_versions(version(old), version(new), CASES)
 
 
 def in_play(r: dict) -> list[tuple]:
@@ -171,7 +183,7 @@ def test_a_seat_game_multiplier_change(tmp_path):
     assert r["hands"]["changed"] == 0 and r["hands"]["hands"] > 0
     from croupier.tools.analysis.seat import SeatAnalysis
 
-    old = load_version(SPEC / "ten_and_a_half.rules", None)
+    old = version(SPEC / "ten_and_a_half.rules")
     t = old.game.policy_threshold
     p_five_faces = SeatAnalysis(old.engine, t).one_hand(t)["types"]["five_faces"]
     assert r["money"]["figures"]["expected_multiplier"]["change"] == p_five_faces  # one more on each five-faces hand
@@ -239,7 +251,7 @@ def test_git_revisions(tmp_path, capsys, monkeypatch):
 
 
 def test_a_model_field_without_a_rule_stops_the_diff(monkeypatch):
-    game = load_version(SPEC / "baccarat.rules", None).game
+    game = version(SPEC / "baccarat.rules").game
     monkeypatch.delitem(FIELDS, "bets")
     with pytest.raises(UnknownField, match="Game.bets"):
         rule_changes(game, game)
@@ -247,7 +259,7 @@ def test_a_model_field_without_a_rule_stops_the_diff(monkeypatch):
 
 # ---- the dealt-round statements: ordered clauses, payout tables, partial losses, removals, repeats, soft totals -----
 def changes(old: Path, new: Path) -> list[tuple]:
-    a, b = load_version(old, None).game, load_version(new, None).game
+    a, b = version(old).game, version(new).game
     return [(c["section"], c["kind"], c["name"], c["change"], c["play"], c["details"]) for c in rule_changes(a, b)]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from croupier.tools.analysis.report import dec
 from croupier.tools.diff import examples, money, retest, rules
-from croupier.tools.diff.rounds import NotComparable, compare_rounds
+from croupier.tools.diff.rounds import NotComparable, rounds_compared
 from croupier.tools.diff.seats import compare_hands
 from croupier.tools.diff.versions import Version
 
@@ -29,7 +29,7 @@ def round_part(old: Version, new: Version, changes: list[dict]) -> dict:
                 "played_differently": Fraction(0), "outcome_changes": Fraction(0)}
     decks = new.game.shoe.decks
     try:
-        r = compare_rounds((old.game, old.engine), (new.game, new.engine), decks)
+        r = rounds_compared((old.game, old.engine), (new.game, new.engine), decks)
     except NotComparable as exc:
         return {"compared": False, "reason": str(exc)}
     cells = []

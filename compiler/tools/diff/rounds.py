@@ -16,6 +16,10 @@ their values in both versions, or by rank when a rule compares ranks; deals are
 grouped by the facts of each hand the rules read and by the cards they removed,
 and each decision or outcome is the engine's own function, asked once per
 distinct fact state on a representative round.
+
+`rounds_compared` is `compare_rounds` kept in the cache (`croupier.cache`), under
+everything it reads: the deck count, each engine's source digest, and of each game
+the facts its rules read and its draw tables' names and descriptions.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.backends.engine.analysis_emitter import FactReader, Unsupported
+from croupier.cache import cached
 from croupier.semantics.model import Game
 
 
@@ -331,3 +336,14 @@ def compare_rounds(old: tuple[Game, object], new: tuple[Game, object], decks: in
                          "example": example_cards(joint, v["example"], suits)}
                      for k, v in partings.items()},
     }
+
+
+def rounds_compared(old: tuple[Game, object], new: tuple[Game, object], decks: int) -> dict:
+    """`compare_rounds`, computed once per content (see the module's docstring): the same two versions
+    compared again (by another path, another command or another process) are not enumerated again."""
+    parts = [str(decks)]
+    for game, engine in (old, new):
+        parts.append(engine.SOURCE_DIGEST)
+        parts.append(repr(sorted(read_facts(game), key=repr)))
+        parts.append(repr([(t.ident, t.describe()) for t in game.draws]))
+    return cached("diff-rounds", "\0".join(parts), lambda: compare_rounds(old, new, decks))
