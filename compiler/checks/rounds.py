@@ -128,14 +128,15 @@ class _Enumerator:
         return out
 
     def filler(self, seq: list[int], length: int) -> list[int]:
-        """Extend a sequence to `length` cards with any cards still in the shoe."""
-        used = [0] * len(self.classes)
+        """Extend a sequence to `length` cards with any cards still in the shoe (each time of the class with
+        the most cards left, the first such)."""
+        left = [copies for _codes, copies in self.classes]
         for c in seq:
-            used[c] += 1
+            left[c] -= 1
         out = list(seq)
         while len(out) < length:
-            c = max(range(len(self.classes)), key=lambda k: self.classes[k][1] - used[k])
-            used[c] += 1
+            c = left.index(max(left))
+            left[c] -= 1
             out.append(c)
         return out
 
@@ -222,12 +223,7 @@ class _Enumerator:
                     continue
                 if cards_used == n + 1 and self.last_decision_at <= n:
                     # the next card is the round's last and no rule looks at it: vary it in place
-                    known = self.known_leaves(r)
-                    for c, size in enumerate(sizes):
-                        if size - used[c] > 0:
-                            codes = self.classes[c][0]
-                            self.last_card(r, codes[used[c] % len(codes)],
-                                           weight * (size - used[c]) * self.go_on[n + 1], known)
+                    self.last_cards(r, used, weight * self.go_on[n + 1])
                     continue
                 drawer = self.drawn_by.get(n)
             if n >= self.longest:
@@ -295,6 +291,41 @@ class _Enumerator:
         keys = [self.group(h, hands[h]) for h in self.game.hands]
         at = self.hand_index[self.last_drawer]
         return keys, at, tuple(hands[self.last_drawer][:-1]), self.leaf_facts
+
+    def last_cards(self, r, used: tuple[int, ...], weight: int) -> None:
+        """The leaves that differ from `r` only in its last card, dealt to the last hand that drew: one for
+        each class left in the shoe (`used`: the cards of each class before it), weighing `weight` times the
+        cards of the class left. Without a memo of leaf facts (see `known_leaves`), each is read here."""
+        known = self.known_leaves(r)
+        hand = self.last_drawer
+        if hand is None:
+            return
+        leaves = [(codes[used[c] % len(codes)], weight * (size - used[c]))
+                  for c, (codes, size) in enumerate(self.classes) if size - used[c] > 0]
+        if known is not None:
+            for card, w in leaves:
+                self.last_card(r, card, w, known)
+            return
+        space, oracle, weights, weigh_all = self.space, self.oracle, self.weights, self.weigh_all
+        with_last_card, facts = oracle.with_last_card, oracle.facts
+        for card, w in leaves:  # as `last_card` and `leaf` do, with what they look up looked up once
+            try:
+                r = with_last_card(r, hand, card)
+            except RoundFailure as exc:
+                space.failures.setdefault(str(exc), self.describe(r))
+                continue
+            space.leaves += 1
+            if not weigh_all and not self.unseen:
+                continue
+            vector, failures = facts(r)
+            for message in failures:
+                space.failures.setdefault(message, self.describe(r))
+            if vector in weights:
+                weights[vector] += w
+            else:
+                weights[vector] = w
+                self.examples[vector] = oracle.snapshot(r)
+                self.unseen -= {i for i, holds in enumerate(vector) if holds}
 
     def last_card(self, r, card: str, weight: int, known: tuple | None = None) -> None:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""

@@ -42,7 +42,10 @@ class EngineOracle:
         self._engine: ModuleType | None = None
         self._companion: ModuleType | None = None
         self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
-        self._tests: list[Callable] = []
+        self._tests: list[Callable] = []  # every fact's test, in the order of `fact_keys`
+        self._clause_tests: list[Callable] = []  # the bet clauses' tests (the first facts)
+        self._outcome_facts: dict[str, tuple[bool, ...]] = {}  # outcome -> the outcome facts' truth
+        self._no_outcome: tuple[bool, ...] = ()
         self._repeats: dict[str, Callable] = {}  # hand -> its decide, for hands that draw while a condition holds
         self._keys: tuple[tuple, ...] = ()
         self._grouping: tuple[Callable | None] | None = None
@@ -65,9 +68,13 @@ class EngineOracle:
                 for bet, kind, i, test in engine.BET_CLAUSES:
                     keys.append((kind, bet, i))
                     self._tests.append(test)
-                for outcome in engine.OUTCOME_RULES:
+                self._clause_tests = list(self._tests)
+                outcomes = list(engine.OUTCOME_RULES)
+                for outcome in outcomes:
                     keys.append(("outcome", outcome))
                     self._tests.append(_outcome_is(outcome))
+                self._outcome_facts = {o: tuple(o == other for other in outcomes) for o in outcomes}
+                self._no_outcome = (False,) * len(outcomes)
                 self._keys = tuple(keys)
             self._engine = engine
         return self._engine
@@ -166,12 +173,13 @@ class EngineOracle:
         return copy
 
     def facts(self, round_: object) -> tuple[tuple[bool, ...], list[str]]:
-        tests = self._tests
         error = self.engine.EngineError
-        try:
-            return tuple(map(bool, [test(round_) for test in tests])), []
+        try:  # the outcome facts are looked up by the round's outcome (a name) rather than tested one by one
+            clauses = tuple(map(bool, [test(round_) for test in self._clause_tests]))
+            return clauses + self._outcome_facts.get(round_.outcome, self._no_outcome), []
         except error:
             pass
+        tests = self._tests
         vector, failures = [], []
         for test in tests:
             try:
