@@ -127,17 +127,26 @@ class _Enumerator:
             used[c] += 1
         return out
 
-    def filler(self, seq: list[int], length: int) -> list[int]:
-        """Extend a sequence to `length` cards with any cards still in the shoe (each time of the class with
-        the most cards left, the first such)."""
-        left = [copies for _codes, copies in self.classes]
+    def deal(self, seq: list[int], used: tuple[int, ...], length: int) -> list[str] | None:
+        """`cards_for` the sequence `seq` (`used`: its cards of each class) extended to `length` cards with
+        any cards still in the shoe, each time of the class with the most cards left (the first such);
+        None when the shoe has too few."""
+        classes = self.classes
+        counts = [0] * len(classes)
+        out = []
         for c in seq:
-            left[c] -= 1
-        out = list(seq)
-        while len(out) < length:
-            c = left.index(max(left))
-            left[c] -= 1
-            out.append(c)
+            codes = classes[c][0]
+            out.append(codes[counts[c] % len(codes)])
+            counts[c] += 1
+        left = [copies - u for (_codes, copies), u in zip(classes, used)]
+        for _ in range(length - len(seq)):
+            most = max(left)
+            if most <= 0:
+                return None
+            c = left.index(most)
+            codes, copies = classes[c]
+            out.append(codes[(copies - most) % len(codes)])
+            left[c] = most - 1
         return out
 
     def run(self) -> RoundSpace:
@@ -193,8 +202,8 @@ class _Enumerator:
             item = stack.pop()
             if len(item) == 2:  # (group, (leaves, weights) before): all below the group's first sequence is done
                 group, (leaves, before) = item
-                below = {} if before is None else {v: w - before.get(v, 0) for v, w in self.weights.items()
-                                                   if w != before.get(v, 0)}
+                below = {} if before is None else {v: grown for v, w in self.weights.items()
+                                                   if (grown := w - before.get(v, 0))}
                 self.subtrees[group] = (space.leaves - leaves, below)
                 continue
             if space.leaves > MAX_LEAVES:
@@ -214,7 +223,7 @@ class _Enumerator:
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
                 self.drawn_by = {}
-                r = self.play(seq)
+                r = self.play(seq, used)
                 if r is None:
                     continue
                 cards_used = self.oracle.cards_used(r)
@@ -247,12 +256,12 @@ class _Enumerator:
         if summary.returns:
             self.space.returns = summary.returns
 
-    def play(self, seq: list[int]):
+    def play(self, seq: list[int], used: tuple[int, ...]):
         """The round dealt from `seq` and then any cards; more are added while a hand drawing while a
         condition holds runs out of them (up to the whole shoe)."""
         length = max(self.max_cards, len(seq))
         while True:
-            cards = self.cards_for(self.filler(seq, length))
+            cards = self.deal(seq, used, length)
             if cards is None:
                 return None
             self.last_decision_at = 0
@@ -308,13 +317,14 @@ class _Enumerator:
             return
         space, oracle, weights, weigh_all = self.space, self.oracle, self.weights, self.weigh_all
         with_last_card, facts = oracle.with_last_card, oracle.facts
+        read = 0  # leaves counted
         for card, w in leaves:  # as `last_card` and `leaf` do, with what they look up looked up once
             try:
                 r = with_last_card(r, hand, card)
             except RoundFailure as exc:
                 space.failures.setdefault(str(exc), self.describe(r))
                 continue
-            space.leaves += 1
+            read += 1
             if not weigh_all and not self.unseen:
                 continue
             vector, failures = facts(r)
@@ -326,6 +336,7 @@ class _Enumerator:
                 weights[vector] = w
                 self.examples[vector] = oracle.snapshot(r)
                 self.unseen -= {i for i, holds in enumerate(vector) if holds}
+        space.leaves += read
 
     def last_card(self, r, card: str, weight: int, known: tuple | None = None) -> None:
         """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""

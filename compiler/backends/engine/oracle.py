@@ -127,7 +127,9 @@ class EngineOracle:
         repeats = self._repeats
 
         def observe(hand: str, r) -> None:
-            dealt = sum(len(getattr(r, h)) for h in hands)
+            dealt = 0
+            for h in hands:
+                dealt += len(getattr(r, h))
             applying = []
             first = None
             for table in tables.get(hand, ()):
