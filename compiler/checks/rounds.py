@@ -312,13 +312,12 @@ class _Enumerator:
         leaves = [(codes[used[c] % len(codes)], weight * (size - used[c]))
                   for c, (codes, size) in enumerate(self.classes) if size - used[c] > 0]
         if known is not None:
-            for card, w in leaves:
-                self.last_card(r, card, w, known)
+            self.known_last_cards(r, hand, leaves, known)
             return
         space, oracle, weights, weigh_all = self.space, self.oracle, self.weights, self.weigh_all
         with_last_card, facts = oracle.with_last_card, oracle.facts
         read = 0  # leaves counted
-        for card, w in leaves:  # as `last_card` and `leaf` do, with what they look up looked up once
+        for card, w in leaves:  # as `leaf` does, with what it looks up looked up once
             try:
                 r = with_last_card(r, hand, card)
             except RoundFailure as exc:
@@ -338,37 +337,39 @@ class _Enumerator:
                 self.unseen -= {i for i, holds in enumerate(vector) if holds}
         space.leaves += read
 
-    def last_card(self, r, card: str, weight: int, known: tuple | None = None) -> None:
-        """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""
-        if self.last_drawer is None:
-            return
-        memo = None
-        if known is not None:
-            keys, at, before, vectors = known
-            hand = (self.last_drawer, before, card)
-            key = self.card_keys.get(hand)
+    def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
+        """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
+        had is weighed with its facts; the others are read and their facts kept."""
+        keys, at, before, vectors = known
+        card_keys, group, space, weights = self.card_keys, self.group, self.space, self.weights
+        tries = hits = 0
+        for card, weight in leaves:
+            cards = (hand, before, card)
+            key = card_keys.get(cards)
             if key is None:
-                key = self.group(self.last_drawer, [*before, card])
-                if len(self.card_keys) < MEMO_ENTRIES:
-                    self.card_keys[hand] = key
+                key = group(hand, [*before, card])
+                if len(card_keys) < MEMO_ENTRIES:
+                    card_keys[cards] = key
             keys[at] = key
             memo = tuple(keys)
             vector = vectors.get(memo)
-            self.memo_tries += 1
+            tries += 1
             if vector is not None:
-                self.memo_hits += 1
-                self.space.leaves += 1
+                hits += 1
+                space.leaves += 1
                 if self.weigh_all or self.unseen:
-                    self.weights[vector] += weight
-                return
-        try:
-            r = self.oracle.with_last_card(r, self.last_drawer, card)
-        except RoundFailure as exc:
-            self.space.failures.setdefault(str(exc), self.describe(r))
-            return
-        vector = self.leaf(r, weight)
-        if memo is not None and vector is not None and len(known[3]) < MEMO_ENTRIES:
-            known[3][memo] = vector
+                    weights[vector] += weight
+                continue
+            try:
+                r = self.oracle.with_last_card(r, hand, card)
+            except RoundFailure as exc:
+                space.failures.setdefault(str(exc), self.describe(r))
+                continue
+            vector = self.leaf(r, weight)
+            if vector is not None and len(vectors) < MEMO_ENTRIES:
+                vectors[memo] = vector
+        self.memo_tries += tries
+        self.memo_hits += hits
 
     def leaf(self, r, weight: int) -> tuple | None:
         """Count and weigh one finished round; its fact vector when it was read without a failure."""
