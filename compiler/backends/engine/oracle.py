@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import repeat
+from operator import call
 from types import ModuleType
 
 from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
@@ -158,7 +160,7 @@ class EngineOracle:
         return round_.cards_used
 
     def with_last_card(self, round_: object, hand: str, card: str) -> object:
-        engine = self.engine
+        engine = self._engine or self._load()
         getattr(round_, hand)[-1] = card
         try:
             round_.outcome = engine.outcome_of(round_)
@@ -175,9 +177,9 @@ class EngineOracle:
         return copy
 
     def facts(self, round_: object) -> tuple[tuple[bool, ...], list[str]]:
-        error = self.engine.EngineError
+        error = (self._engine or self._load()).EngineError
         try:  # the outcome facts are looked up by the round's outcome (a name) rather than tested one by one
-            clauses = tuple(map(bool, [test(round_) for test in self._clause_tests]))
+            clauses = tuple(map(bool, map(call, self._clause_tests, repeat(round_))))
             return clauses + self._outcome_facts.get(round_.outcome, self._no_outcome), []
         except error:
             pass
