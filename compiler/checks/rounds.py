@@ -327,11 +327,12 @@ class _Enumerator:
             if not weigh_all and not self.unseen:
                 continue
             vector, failures = facts(r)
-            for message in failures:
-                space.failures.setdefault(message, self.describe(r))
-            if vector in weights:
+            if failures:
+                for message in failures:
+                    space.failures.setdefault(message, self.describe(r))
+            try:
                 weights[vector] += w
-            else:
+            except KeyError:  # a vector not met before
                 weights[vector] = w
                 self.examples[vector] = oracle.snapshot(r)
                 self.unseen -= {i for i, holds in enumerate(vector) if holds}
