@@ -336,7 +336,7 @@ class _Enumerator:
                 weights[vector] = w
                 self.examples[vector] = oracle.snapshot(r)
                 self.unseen -= {i for i, holds in enumerate(vector) if holds}
-        space.leaves += read
+        self.space.leaves += read
 
     def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
         """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
@@ -357,7 +357,6 @@ class _Enumerator:
             tries += 1
             if vector is not None:
                 hits += 1
-                space.leaves += 1
                 if self.weigh_all or self.unseen:
                     weights[vector] += weight
                 continue
@@ -371,6 +370,7 @@ class _Enumerator:
                 vectors[memo] = vector
         self.memo_tries += tries
         self.memo_hits += hits
+        self.space.leaves += hits  # each found leaf is counted (the others by `leaf`)
 
     def leaf(self, r, weight: int) -> tuple | None:
         """Count and weigh one finished round; its fact vector when it was read without a failure."""
