@@ -127,16 +127,26 @@ class _Enumerator:
             used[c] += 1
         return out
 
-    def filler(self, seq: list[int], length: int) -> list[int]:
-        """Extend a sequence to `length` cards with any cards still in the shoe."""
-        used = [0] * len(self.classes)
+    def deal(self, seq: list[int], used: tuple[int, ...], length: int) -> list[str] | None:
+        """`cards_for` the sequence `seq` (`used`: its cards of each class) extended to `length` cards with
+        any cards still in the shoe, each time of the class with the most cards left (the first such);
+        None when the shoe has too few."""
+        classes = self.classes
+        counts = [0] * len(classes)
+        out = []
         for c in seq:
-            used[c] += 1
-        out = list(seq)
-        while len(out) < length:
-            c = max(range(len(self.classes)), key=lambda k: self.classes[k][1] - used[k])
-            used[c] += 1
-            out.append(c)
+            codes = classes[c][0]
+            out.append(codes[counts[c] % len(codes)])
+            counts[c] += 1
+        left = [copies - u for (_codes, copies), u in zip(classes, used)]
+        for _ in range(length - len(seq)):
+            most = max(left)
+            if most <= 0:
+                return None
+            c = left.index(most)
+            codes, copies = classes[c]
+            out.append(codes[(copies - most) % len(codes)])
+            left[c] = most - 1
         return out
 
     def run(self) -> RoundSpace:
@@ -192,8 +202,8 @@ class _Enumerator:
             item = stack.pop()
             if len(item) == 2:  # (group, (leaves, weights) before): all below the group's first sequence is done
                 group, (leaves, before) = item
-                below = {} if before is None else {v: w - before.get(v, 0) for v, w in self.weights.items()
-                                                   if w != before.get(v, 0)}
+                below = {} if before is None else {v: grown for v, w in self.weights.items()
+                                                   if (grown := w - before.get(v, 0))}
                 self.subtrees[group] = (space.leaves - leaves, below)
                 continue
             if space.leaves > MAX_LEAVES:
@@ -213,7 +223,7 @@ class _Enumerator:
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
                 self.drawn_by = {}
-                r = self.play(seq)
+                r = self.play(seq, used)
                 if r is None:
                     continue
                 cards_used = self.oracle.cards_used(r)
@@ -222,12 +232,7 @@ class _Enumerator:
                     continue
                 if cards_used == n + 1 and self.last_decision_at <= n:
                     # the next card is the round's last and no rule looks at it: vary it in place
-                    known = self.known_leaves(r)
-                    for c, size in enumerate(sizes):
-                        if size - used[c] > 0:
-                            codes = self.classes[c][0]
-                            self.last_card(r, codes[used[c] % len(codes)],
-                                           weight * (size - used[c]) * self.go_on[n + 1], known)
+                    self.last_cards(r, used, weight * self.go_on[n + 1])
                     continue
                 drawer = self.drawn_by.get(n)
             if n >= self.longest:
@@ -251,12 +256,12 @@ class _Enumerator:
         if summary.returns:
             self.space.returns = summary.returns
 
-    def play(self, seq: list[int]):
+    def play(self, seq: list[int], used: tuple[int, ...]):
         """The round dealt from `seq` and then any cards; more are added while a hand drawing while a
         condition holds runs out of them (up to the whole shoe)."""
         length = max(self.max_cards, len(seq))
         while True:
-            cards = self.cards_for(self.filler(seq, length))
+            cards = self.deal(seq, used, length)
             if cards is None:
                 return None
             self.last_decision_at = 0
@@ -296,37 +301,76 @@ class _Enumerator:
         at = self.hand_index[self.last_drawer]
         return keys, at, tuple(hands[self.last_drawer][:-1]), self.leaf_facts
 
-    def last_card(self, r, card: str, weight: int, known: tuple | None = None) -> None:
-        """A leaf that differs from `r` only in its last card, dealt to the last hand that drew."""
-        if self.last_drawer is None:
+    def last_cards(self, r, used: tuple[int, ...], weight: int) -> None:
+        """The leaves that differ from `r` only in its last card, dealt to the last hand that drew: one for
+        each class left in the shoe (`used`: the cards of each class before it), weighing `weight` times the
+        cards of the class left. Without a memo of leaf facts (see `known_leaves`), each is read here."""
+        known = self.known_leaves(r)
+        hand = self.last_drawer
+        if hand is None:
             return
-        memo = None
+        leaves = [(codes[used[c] % len(codes)], weight * (size - used[c]))
+                  for c, (codes, size) in enumerate(self.classes) if size - used[c] > 0]
         if known is not None:
-            keys, at, before, vectors = known
-            hand = (self.last_drawer, before, card)
-            key = self.card_keys.get(hand)
+            self.known_last_cards(r, hand, leaves, known)
+            return
+        space, oracle, weights, weigh_all = self.space, self.oracle, self.weights, self.weigh_all
+        with_last_card, facts = oracle.with_last_card, oracle.facts
+        read = 0  # leaves counted
+        for card, w in leaves:  # as `leaf` does, with what it looks up looked up once
+            try:
+                r = with_last_card(r, hand, card)
+            except RoundFailure as exc:
+                space.failures.setdefault(str(exc), self.describe(r))
+                continue
+            read += 1
+            if not weigh_all and not self.unseen:
+                continue
+            vector, failures = facts(r)
+            if failures:
+                for message in failures:
+                    space.failures.setdefault(message, self.describe(r))
+            try:
+                weights[vector] += w
+            except KeyError:  # a vector not met before
+                weights[vector] = w
+                self.examples[vector] = oracle.snapshot(r)
+                self.unseen -= {i for i, holds in enumerate(vector) if holds}
+        self.space.leaves += read
+
+    def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
+        """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
+        had is weighed with its facts; the others are read and their facts kept."""
+        keys, at, before, vectors = known
+        card_keys, group, space, weights = self.card_keys, self.group, self.space, self.weights
+        tries = hits = 0
+        for card, weight in leaves:
+            cards = (hand, before, card)
+            key = card_keys.get(cards)
             if key is None:
-                key = self.group(self.last_drawer, [*before, card])
-                if len(self.card_keys) < MEMO_ENTRIES:
-                    self.card_keys[hand] = key
+                key = group(hand, [*before, card])
+                if len(card_keys) < MEMO_ENTRIES:
+                    card_keys[cards] = key
             keys[at] = key
             memo = tuple(keys)
             vector = vectors.get(memo)
-            self.memo_tries += 1
+            tries += 1
             if vector is not None:
-                self.memo_hits += 1
-                self.space.leaves += 1
+                hits += 1
                 if self.weigh_all or self.unseen:
-                    self.weights[vector] += weight
-                return
-        try:
-            r = self.oracle.with_last_card(r, self.last_drawer, card)
-        except RoundFailure as exc:
-            self.space.failures.setdefault(str(exc), self.describe(r))
-            return
-        vector = self.leaf(r, weight)
-        if memo is not None and vector is not None and len(known[3]) < MEMO_ENTRIES:
-            known[3][memo] = vector
+                    weights[vector] += weight
+                continue
+            try:
+                r = self.oracle.with_last_card(r, hand, card)
+            except RoundFailure as exc:
+                space.failures.setdefault(str(exc), self.describe(r))
+                continue
+            vector = self.leaf(r, weight)
+            if vector is not None and len(vectors) < MEMO_ENTRIES:
+                vectors[memo] = vector
+        self.memo_tries += tries
+        self.memo_hits += hits
+        self.space.leaves += hits  # each found leaf is counted (the others by `leaf`)
 
     def leaf(self, r, weight: int) -> tuple | None:
         """Count and weigh one finished round; its fact vector when it was read without a failure."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from itertools import repeat
+from operator import call
 from types import ModuleType
 
 from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
@@ -42,7 +44,10 @@ class EngineOracle:
         self._engine: ModuleType | None = None
         self._companion: ModuleType | None = None
         self._tables: dict[str, list[tuple[int, dict, Callable | None, Callable]]] = {}
-        self._tests: list[Callable] = []
+        self._tests: list[Callable] = []  # every fact's test, in the order of `fact_keys`
+        self._clause_tests: list[Callable] = []  # the bet clauses' tests (the first facts)
+        self._outcome_facts: dict[str, tuple[bool, ...]] = {}  # outcome -> the outcome facts' truth
+        self._no_outcome: tuple[bool, ...] = ()
         self._repeats: dict[str, Callable] = {}  # hand -> its decide, for hands that draw while a condition holds
         self._keys: tuple[tuple, ...] = ()
         self._grouping: tuple[Callable | None] | None = None
@@ -65,9 +70,13 @@ class EngineOracle:
                 for bet, kind, i, test in engine.BET_CLAUSES:
                     keys.append((kind, bet, i))
                     self._tests.append(test)
-                for outcome in engine.OUTCOME_RULES:
+                self._clause_tests = list(self._tests)
+                outcomes = list(engine.OUTCOME_RULES)
+                for outcome in outcomes:
                     keys.append(("outcome", outcome))
                     self._tests.append(_outcome_is(outcome))
+                self._outcome_facts = {o: tuple(o == other for other in outcomes) for o in outcomes}
+                self._no_outcome = (False,) * len(outcomes)
                 self._keys = tuple(keys)
             self._engine = engine
         return self._engine
@@ -120,7 +129,9 @@ class EngineOracle:
         repeats = self._repeats
 
         def observe(hand: str, r) -> None:
-            dealt = sum(len(getattr(r, h)) for h in hands)
+            dealt = 0
+            for h in hands:
+                dealt += len(getattr(r, h))
             applying = []
             first = None
             for table in tables.get(hand, ()):
@@ -149,7 +160,7 @@ class EngineOracle:
         return round_.cards_used
 
     def with_last_card(self, round_: object, hand: str, card: str) -> object:
-        engine = self.engine
+        engine = self._engine or self._load()
         getattr(round_, hand)[-1] = card
         try:
             round_.outcome = engine.outcome_of(round_)
@@ -166,12 +177,13 @@ class EngineOracle:
         return copy
 
     def facts(self, round_: object) -> tuple[tuple[bool, ...], list[str]]:
-        tests = self._tests
-        error = self.engine.EngineError
-        try:
-            return tuple(map(bool, [test(round_) for test in tests])), []
+        error = (self._engine or self._load()).EngineError
+        try:  # the outcome facts are looked up by the round's outcome (a name) rather than tested one by one
+            clauses = tuple(map(bool, map(call, self._clause_tests, repeat(round_))))
+            return clauses + self._outcome_facts.get(round_.outcome, self._no_outcome), []
         except error:
             pass
+        tests = self._tests
         vector, failures = [], []
         for test in tests:
             try:
