@@ -112,10 +112,13 @@ def pytest_configure(config: pytest.Config) -> None:
     each xdist worker's collection, for messages about Hypothesis's own internal asserts that no test reads.
     The tests' own asserts are rewritten as before."""
     hook = config.pluginmanager.rewrite_hook
-    marked = getattr(hook, "_must_rewrite", None)  # pytest's set of packages to rewrite; absent with --assert=plain
-    if isinstance(marked, set) and "hypothesis" in marked:
+    # pytest's set of packages to rewrite (absent with --assert=plain) and its answers so far: both private, so
+    # if either is gone in a later pytest this hook does nothing
+    marked = getattr(hook, "_must_rewrite", None)
+    memo = getattr(hook, "_marked_for_rewrite_cache", None)
+    if isinstance(marked, set) and isinstance(memo, dict) and "hypothesis" in marked:
         marked.discard("hypothesis")
-        hook._marked_for_rewrite_cache.clear()
+        memo.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
