@@ -132,12 +132,9 @@ class _Enumerator:
         any cards still in the shoe, each time of the class with the most cards left (the first such);
         None when the shoe has too few."""
         classes = self.classes
-        counts = [0] * len(classes)
-        out = []
-        for c in seq:
-            codes = classes[c][0]
-            out.append(codes[counts[c] % len(codes)])
-            counts[c] += 1
+        out = self.cards_for(seq)
+        if out is None:
+            return None
         left = [copies - u for (_codes, copies), u in zip(classes, used)]
         for _ in range(length - len(seq)):
             most = max(left)
@@ -314,29 +311,14 @@ class _Enumerator:
         if known is not None:
             self.known_last_cards(r, hand, leaves, known)
             return
-        space, oracle, weights, weigh_all = self.space, self.oracle, self.weights, self.weigh_all
-        with_last_card, facts = oracle.with_last_card, oracle.facts
-        read = 0  # leaves counted
-        for card, w in leaves:  # as `leaf` does, with what it looks up looked up once
+        with_last_card = self.oracle.with_last_card
+        for card, w in leaves:
             try:
                 r = with_last_card(r, hand, card)
             except RoundFailure as exc:
-                space.failures.setdefault(str(exc), self.describe(r))
+                self.space.failures.setdefault(str(exc), self.describe(r))
                 continue
-            read += 1
-            if not weigh_all and not self.unseen:
-                continue
-            vector, failures = facts(r)
-            if failures:
-                for message in failures:
-                    space.failures.setdefault(message, self.describe(r))
-            try:
-                weights[vector] += w
-            except KeyError:  # a vector not met before
-                weights[vector] = w
-                self.examples[vector] = oracle.snapshot(r)
-                self.unseen -= {i for i, holds in enumerate(vector) if holds}
-        self.space.leaves += read
+            self.leaf(r, w)
 
     def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
         """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
