@@ -131,8 +131,11 @@ def test_ctrl_c_ends_a_parallel_build_and_its_workers_and_writes_nothing(project
     (project.root / "spec" / "c_error.rules").unlink()
     out = tmp_path / "out"
     env = dict(os.environ, CROUPIER_CACHE="off", CROUPIER_JOBS="2", PYTHONPATH=str(ROOT))
+    # the child answers Ctrl-C even when this run ignores it (a shell's background job does: Python then
+    # installs no KeyboardInterrupt, rightly, and a build that ignores Ctrl-C would run to its end)
     proc = subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "build", "--out", str(out)],
-                            cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (workers := _children(proc.pid)):  # a worker forked: the build is under way in two processes
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
