@@ -327,6 +327,10 @@ BUILT_IN = {"init": _register_init, "build": _register_build, "check": _register
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # this process is the command: Lark's optional `regex`, which no grammar of ours uses, waits
+        from croupier.cli.deferred import defer
+
+        defer("regex")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser(argv[0] if argv else None).parse_args(argv)
     try:
