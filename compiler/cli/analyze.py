@@ -60,6 +60,9 @@ def cmd_analyze(args) -> int:
     from croupier.cli.main import compiled_or_exit
 
     with collector_paused():  # a dealt round: compile (or read from the disk cache), enumerate, print
+        known = analysed_before(args)
+        if known is not None:
+            return known
         c = compiled_or_exit(args.spec, model=False)  # a dealt round's engine may come from the disk cache
         if not c.facts["seat_game"]:
             return dealt_round(args, c)
@@ -69,8 +72,31 @@ def cmd_analyze(args) -> int:
     return cmd_seat(c.game, c.engine, args)
 
 
+def analysed_before(args) -> int | None:
+    """Print the analysis of a dealt round that the disk cache holds for the spec's content as it is now
+    and for every deck count asked (kept by an earlier `analyze`, `check` or `build` with this compiler),
+    without compiling anything; None, having printed nothing, when any part is missing."""
+    from croupier.backends.engine.loader import recalled_analysis
+    from croupier.driver.compile import engine_entry
+    from croupier.tools.analysis import report
+
+    entry = engine_entry(args.spec)
+    if entry is None:
+        return None
+    facts, source = entry
+    decks = facts.get("decks") if args.decks is None else args.decks
+    if facts.get("seat_game") or not isinstance(facts.get("analysis"), str) or not isinstance(decks, int):
+        return None
+    a = recalled_analysis(source, facts["analysis"], decks)
+    table = [recalled_analysis(source, facts["analysis"], d) for d in report.DECK_TABLE] if args.deck_table else []
+    if a is None or None in table:
+        return None
+    return print_analysis(args, facts, a, table or None)
+
+
 def dealt_round(args, c) -> int:
-    """The exact analysis of a dealt round, printed."""
+    """The exact analysis of a dealt round, printed (and kept in the cache, see `exact_analysis`)."""
+    from croupier.backends.engine.loader import exact_analysis
     from croupier.tools.analysis import report
 
     facts, engine = c.facts, c.engine
@@ -79,11 +105,18 @@ def dealt_round(args, c) -> int:
         return 2
     exact = companion(facts)
     try:
-        a = exact.analyse(engine, args.decks)
-        table = [exact.analyse(engine, d) for d in report.DECK_TABLE] if args.deck_table else None
+        a = exact_analysis(engine, exact, engine.DECKS if args.decks is None else args.decks)
+        table = [exact_analysis(engine, exact, d) for d in report.DECK_TABLE] if args.deck_table else None
     except engine.EngineError as exc:
         print(f"croupier: {exc}", file=sys.stderr)
         return 1
+    return print_analysis(args, facts, a, table)
+
+
+def print_analysis(args, facts: dict, a: dict, table: list[dict] | None) -> int:
+    """Print an exact analysis (and the deck table) as text or JSON."""
+    from croupier.tools.analysis import report
+
     notes = report.notes(facts["rounded"], a)
     if args.json:
         data = {"game": facts["name"], **report.round_report(a), "notes": notes}

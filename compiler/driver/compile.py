@@ -184,9 +184,24 @@ def game_facts(game: Game, source: str, shown: str) -> dict:
 
     return {"name": game.name, "label": game.labels.get("en", game.name),
             "dealt_round": game.is_dealt_round, "seat_game": game.is_seat_game,
+            "decks": game.shoe.decks if game.shoe is not None else None,
             "rounded": [b.name for b in game.bets.values() if any(p.rounding for w in b.wins for p in w.payouts())],
             "digest": cache.text_digest(source),
             "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None}
+
+
+def engine_entry(path: str | Path) -> tuple[dict, str] | None:
+    """(facts, engine source) that the disk cache holds for a spec's content as it is now, found without
+    parsing or compiling anything (see `content_key`); None when there is none."""
+    path = Path(path)
+    key = content_key(str(path), display_path(path, project_of(path)))
+    return cache.recall("engines", key, decode=_engine_entry) if key is not None else None
+
+
+def _engine_data(entry: tuple[dict, str]) -> dict:
+    """An engine entry (facts, source) as the disk keeps it (`_engine_entry` reads it back)."""
+    facts, source = entry
+    return {"facts": facts, "source": source}
 
 
 def _engine_entry(data) -> tuple[dict, str]:
@@ -275,8 +290,7 @@ class _Work:
             self.engine = load_engine(done["source"], self.game.name)
             self.engine_source, self.facts = done["source"], done["facts"]
             if self.key is not None:
-                cache.keep("engines", self.key, {"facts": self.facts, "source": self.engine_source},
-                           encode=dict, disk=False)
+                cache.keep("engines", self.key, (self.facts, self.engine_source), encode=_engine_data, disk=False)
 
     def run_checks(self, langs: tuple[str, ...]) -> list:
         if langs not in self.checks:
@@ -296,7 +310,7 @@ class _Work:
         self.engine = load_engine(source, self.game.name)
         self.engine_source, self.facts = source, game_facts(self.game, source, self.shown)
         if self.key is not None:
-            cache.keep("engines", self.key, {"facts": self.facts, "source": source}, encode=dict, disk=self.disk)
+            cache.keep("engines", self.key, (self.facts, source), encode=_engine_data, disk=self.disk)
 
     @staticmethod
     def _which(cases_dir: Path | None, langs: tuple[str, ...]) -> str:

@@ -76,10 +76,24 @@ def shared_engine(source: str, name: str) -> types.ModuleType:
     return module
 
 
+def analysis_key(decks: int, engine: str, companion: str) -> str:
+    """The cache key of the exact analysis for `decks` decks by the companion whose identity (`engine_identity`)
+    is `companion` of the engine whose identity is `engine`."""
+    return f"{decks}\0{engine}\0{companion}"
+
+
 def exact_analysis(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> dict:
     """`companion.analyse(engine, decks)` of two modules `load_engine` loaded, computed once per (decks,
-    engine source, companion source) and kept in the cache: the checks and the rule card share it."""
+    engine source, companion source) and kept in the cache: the checks, the rule card and `analyze` share it."""
     from croupier.cache import cached
 
-    return cached("analysis", f"{decks}\0{engine.SOURCE_DIGEST}\0{companion.SOURCE_DIGEST}",
+    return cached("analysis", analysis_key(decks, engine.SOURCE_DIGEST, companion.SOURCE_DIGEST),
                   lambda: companion.analyse(engine, decks))
+
+
+def recalled_analysis(engine_source: str, companion_source: str, decks: int) -> dict | None:
+    """The exact analysis `exact_analysis` kept for these sources and deck count, found without compiling
+    either source; None when none is kept."""
+    from croupier.cache import recall
+
+    return recall("analysis", analysis_key(decks, engine_identity(engine_source), engine_identity(companion_source)))
