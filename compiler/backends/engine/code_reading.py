@@ -298,10 +298,41 @@ _FUNCTION, _CLASS = _symtable.TYPE_FUNCTION, _symtable.TYPE_CLASS
 _USE, _DEF_LOCAL, _DEF_PARAM, _DEF_IMPORT = _symtable.USE, _symtable.DEF_LOCAL, _symtable.DEF_PARAM, _symtable.DEF_IMPORT
 
 
+Scan = tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str, int, tuple[int, ...]], ...]]
+RUNTIME_PIECE = "# ---- runtime: "  # how a copied runtime module begins (see `parts.copy_module`)
+
+
 @lru_cache(maxsize=512)
-def _scan(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str, int, tuple[int, ...]], ...]]:
+def _scan(text: str) -> Scan:
     """`symbols`, and the functions and classes of the module's own scope, in order: (`def` or
-    `class`, name, line, the lines of a class's `__init__` functions), from one symbol table.
+    `class`, name, line, the lines of a class's `__init__` functions). A copied runtime module is
+    looked up among the scans made ahead of time (`scans_ahead`); anything else is read by `scan_text`."""
+    if text.startswith(RUNTIME_PIECE):
+        known = _scanned_ahead(text)
+        if known is not None:
+            return known
+    return scan_text(text)
+
+
+def _scanned_ahead(text: str) -> Scan | None:
+    """The scan of `text` kept in `runtime_scans` (made by this version of Python), or None."""
+    import hashlib
+    import sys
+
+    from croupier.backends.engine import runtime_scans
+
+    if tuple(sys.version_info[:2]) != runtime_scans.PYTHON:
+        return None
+    entry = runtime_scans.SCANS.get(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    if entry is None:
+        return None
+    read, bound, stored, top = entry
+    names = frozenset(read.split())
+    return names, frozenset(bound.split()), names | frozenset(stored.split()), top
+
+
+def scan_text(text: str) -> Scan:
+    """What `_scan` answers, read from one symbol table.
 
     The table is read as `symtable` reads it, from the C module behind it (`_symtable`): each scope's
     names with their flags, and its child scopes. `symtable`'s own objects answer the same (a test
