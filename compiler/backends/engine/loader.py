@@ -41,7 +41,8 @@ def compile_engine(source: str, name: str) -> types.CodeType:
     if code is None:
         if len(_CODE) > 64:
             _CODE.clear()
-        code = _CODE[source] = compile(source, f"<engine {name}>", "exec")
+        # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
+        code = _CODE[source] = compile(source, f"<engine {name}>", "exec", dont_inherit=True)
     return code
 
 
