@@ -76,6 +76,10 @@ def analysed_before(args) -> int | None:
     """Print the analysis of a dealt round that the disk cache holds for the spec's content as it is now
     and for every deck count asked (kept by an earlier `analyze`, `check` or `build` with this compiler),
     without compiling anything; None, having printed nothing, when any part is missing."""
+    from croupier.paths import cache_dir
+
+    if cache_dir() is None:  # no disk cache: nothing from an earlier process to find
+        return None
     from croupier.backends.engine.loader import recalled_analysis
     from croupier.driver.compile import engine_entry
     from croupier.tools.analysis import report
