@@ -3,7 +3,10 @@
 A `LocalCluster` of two worker processes is started here; `croupier simulate` runs
 as a subprocess against its scheduler, and its JSON report must equal, field for
 field, the one of `--workers 1` on this machine (all but the timing, the number of
-workers and the scheduler's address).
+workers and the scheduler's address). The local run, the reference, goes through the
+same command's `main` in this process: the process under test is the cluster's client.
+The tests that call the cluster's functions directly compile the spec as a worker does,
+without the static checks (they are not under test here; tests/test_checks.py runs them).
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, SPEC
 
 from croupier.backends.engine.loader import source_digest
-from croupier.cli.simulate import compiled
+from croupier.cli.main import main
+from croupier.driver.compile import Level, compile_spec
 from croupier.tools import campaign, cluster
 from croupier.tools.spec_texts import CompileError, SpecTexts, compile_texts
 
@@ -37,31 +42,51 @@ def scheduler():
         yield lc.scheduler_address
 
 
+def without_machine_fields(out: str) -> dict:
+    report = json.loads(out)
+    for key in MACHINE_FIELDS:
+        report.pop(key, None)
+    return report
+
+
 def simulate(*args: str) -> dict:
+    """The report of `croupier simulate ARGS --json` run as a new process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "simulate", *args, "--json"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    report = json.loads(done.stdout)
-    for key in MACHINE_FIELDS:
-        report.pop(key, None)
-    return report
+    return without_machine_fields(done.stdout)
+
+
+def simulate_here(capsys, monkeypatch, *args: str) -> dict:
+    """The report of the same command's `main` in this process, run from the same folder."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    assert main(["simulate", *args, "--json"]) == 0
+    return without_machine_fields(capsys.readouterr().out)
+
+
+def client(spec: Path):
+    """(game, engine source, spec texts) of a spec as `croupier simulate` sends them to the workers."""
+    c = compile_spec(spec, Level.ENGINE)
+    assert c.ok, c.diagnostics
+    return c.game, c.engine_source, SpecTexts.of(c.sources, c.spec)
 
 
 @pytest.mark.parametrize("args", [
     ("spec/baccarat_commission.rules", "--shoes", "40", "--seed", "7"),  # a variant: its base travels as text
     ("spec/ten_and_a_half_banker.rules", "--tables", "300", "--players", "4"),
 ])
-def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args):
+def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args, capsys, monkeypatch):
     remote = simulate(*args, "--scheduler", scheduler)
-    local = simulate(*args, "--workers", "1")
+    local = simulate_here(capsys, monkeypatch, *args, "--workers", "1")
     assert remote == local
     assert remote.get("shoes", remote.get("tables")) == int(args[2])
 
 
 def test_rounds_on_the_cluster_stop_at_the_same_round_as_locally(scheduler):
-    game, source, _, texts = compiled(str(SPEC / "baccarat.rules"))
+    game, source, texts = client(SPEC / "baccarat.rules")
     digest = source_digest(source)
     states = []
     for where in ("cluster", "local"):
@@ -84,7 +109,7 @@ def test_workers_compile_the_texts_they_are_sent_and_nothing_from_their_disk(tmp
                       "spec/baccarat_commission.rules")
     game, source = compile_texts(texts)
     assert game.name == "baccarat_commission" and "baccarat_commission" in source
-    _, here, _, _ = compiled(str(SPEC / "baccarat_commission.rules"))
+    _, here, _ = client(SPEC / "baccarat_commission.rules")
     assert source == here  # the same engine as the client's, byte for byte
     with pytest.raises(CompileError, match="another engine"):
         compile_texts(texts, "0" * 64)
@@ -94,7 +119,7 @@ def test_workers_compile_the_texts_they_are_sent_and_nothing_from_their_disk(tmp
 
 
 def test_a_worker_that_cannot_compile_fails_the_run_with_a_message(scheduler):
-    game, source, _, texts = compiled(str(SPEC / "baccarat.rules"))
+    game, source, texts = client(SPEC / "baccarat.rules")
     state = campaign.State(campaign.Job("shoes", 0), "shoes", 4)
     with pytest.raises(cluster.ClusterError, match="another engine"):
         cluster.run_cluster(state, scheduler, texts, source, game.name, "f" * 64)

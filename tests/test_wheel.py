@@ -9,7 +9,11 @@ such as pip does (pip would add only its own start-up and a child of its own), r
 fresh setuptools into an isolated environment for each build: the same backend builds the same wheel
 from the same sources. Otherwise `pip wheel` builds in an isolated environment, as for a user. The
 dependencies (lark, jinja2, babel, rich, and pytest for the generated tests) come from the package
-index as for any user, installed by this test's own pip into the venv (`pip --python`).
+index as for any user, resolved from the wheel's own metadata by an installer outside the venv: uv
+(`uv pip install --python`, the dev extra brings it) when this environment has it, else this test's
+own pip (`pip --python`). Both read the same metadata and index and install the same files; uv does
+it in a fraction of pip's time (4.5 s of CPU and 10 s of wall with pip here, 0.7 s and 1 s with uv,
+whose download cache is the test's own, empty at the start).
 
 The commands run in the venv with the environment a user's shell would give them: without this
 repository on PYTHONPATH and without PYTHONDONTWRITEBYTECODE, so that Python compiles each module of
@@ -71,6 +75,19 @@ def call(args: list[str], cwd: Path, env: dict[str, str], timeout: int = 300) ->
     return proc
 
 
+def install(python: Path, requirements: list[str], base: Path, env: dict[str, str]) -> None:
+    """Install `requirements` and their dependencies from the package index into the venv of `python`, without
+    compiling bytecode (uv does not by default; pip is told so)."""
+    try:
+        from uv import find_uv_bin
+    except ImportError:
+        call([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile", *requirements],
+             base, env)
+        return
+    call([find_uv_bin(), "pip", "install", "-q", "--python", str(python), "--cache-dir", str(base / "uv-cache"),
+          *requirements], base, env)
+
+
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     """(bin folder, environment) of a fresh venv holding the wheel and pytest."""
@@ -84,12 +101,11 @@ def venv(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     build_wheel(src, base / "dist", env)
     wheels = list((base / "dist").glob("croupier-*.whl"))
     assert len(wheels) == 1, wheels
-    # a venv without pip of its own (ensurepip costs seconds): this test's pip installs into it; the
+    # a venv without pip of its own (ensurepip costs seconds): an installer outside it installs into it; the
     # wheel's modules are compiled on first import, as Python does for any module without a .pyc
     call([sys.executable, "-m", "venv", "--without-pip", str(base / "venv")], base, env)
     bin_dir = base / "venv" / "bin"
-    call([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", "--no-compile",
-          str(wheels[0]), "pytest"], base, env)
+    install(bin_dir / "python", [str(wheels[0]), "pytest"], base, env)
     env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode kept in the venv's own folders
     env["PATH"] = str(bin_dir) + os.pathsep + env.get("PATH", "")
     env["CROUPIER_CACHE"] = str(base / "cache")

@@ -41,17 +41,20 @@ def register(subparsers) -> None:
 
 
 def exact_returns(game, engine) -> dict | None:
-    """Exact net return per unit of each bet from the engine's analysis companion, when it has one."""
+    """Exact net return per unit of each bet from the engine's analysis companion, when it has one: the
+    companion's `exact_returns`, from the analysis the static checks and the rule card keep in the cache
+    (the checks of this very compile computed it, or read it from the disk)."""
     from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-    from croupier.backends.engine.loader import load_engine
+    from croupier.backends.engine.loader import exact_analysis, shared_engine
 
     name = companion_name(game)
     if name is None:
         return None
     try:
-        return load_engine(emit_analysis_module(game, game.path), name).exact_returns(engine)
+        analysis = exact_analysis(engine, shared_engine(emit_analysis_module(game, game.path), name), engine.DECKS)
     except engine.EngineError:
         return None
+    return {bet: b["expected_return"] - 1 for bet, b in analysis["bets"].items()}
 
 
 def compiled(spec: str):

@@ -112,16 +112,26 @@ def play_tables(engine, job, first: int, count: int, log: bool = False,
 
 def exact_figures(engine, job) -> dict:
     """The exact law of one hand under the policy ({"types"}) and, for a banker game whose coins are
-    too many for a cap to bind, the banker's edge per unit against one player ({"banker_edge"})."""
+    too many for a cap to bind, the banker's edge per unit against one player ({"banker_edge"}); kept
+    in the cache under the engine's source digest and what of the job they depend on."""
+    from croupier.cache import cached
     from croupier.tools.analysis.seat import UNIT_COINS, SeatAnalysis
 
-    sa = SeatAnalysis(engine, job.threshold, job.per)
-    out: dict = {"types": sa.one_hand(job.threshold)["types"]}
-    if engine.SCHEME == "against-banker" and job.coins >= UNIT_COINS:
-        edge = sa.banker_edge(job.threshold, job.threshold)
-        if edge is not None:
-            out["banker_edge"] = edge["banker_edge"]
-    return out
+    edge_counts = engine.SCHEME == "against-banker" and job.coins >= UNIT_COINS
+
+    def compute() -> dict:
+        sa = SeatAnalysis(engine, job.threshold, job.per)
+        out: dict = {"types": sa.one_hand(job.threshold)["types"]}
+        if edge_counts:
+            edge = sa.banker_edge(job.threshold, job.threshold)
+            if edge is not None:
+                out["banker_edge"] = edge["banker_edge"]
+        return out
+
+    digest = getattr(engine, "SOURCE_DIGEST", None)  # set by the engine loader; another module is not cached
+    if digest is None:
+        return compute()
+    return cached("seat-figures", json.dumps([str(job.threshold), job.per, edge_counts, digest]), compute)
 
 
 def seat_summary(tally: SeatTally, job, exact: dict | None = None) -> dict:
