@@ -23,7 +23,9 @@ folders git ignores), since PYTHONDONTWRITEBYTECODE would otherwise leave every
 run compiling the compiler's own source.
 
 Each run's CPU time (user and system, from the operating system) is printed too: on a machine
-shared with other work, wall times wait for the processor; the CPU ratio is the steadier one.
+shared with other work, wall times wait for the processor; the CPU ratio is the steadier one. The
+system share is mostly the kernel filling the pages a process first touches: it grows with the
+modules imported and the memory used, not with the work done.
 
 It also times the enumeration alone, in-process (`exact.analyse(engine, 8)`, with
 `exact` the engine's analysis companion), and the hand-written enumerator's, to
@@ -48,8 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"analyze (warm)": 1.0, "analyze (warm engine)": 1.0, "analyze (cold)": 1.5}  # ratio to the hand-written enumerator
 
 
-def run(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, float]:
-    """(wall time, CPU time: user + system) of one run of `cmd` as a fresh process (after `before()`, untimed)."""
+def run(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, tuple[float, float]]:
+    """(wall time, (user CPU, system CPU)) of one run of `cmd` as a fresh process (after `before()`, untimed)."""
     if before is not None:
         before()
     start = time.perf_counter()
@@ -58,7 +60,7 @@ def run(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, float]
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), cmd)
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, (usage.ru_utime, usage.ru_stime)
 
 
 def best_of(repeat: int, work) -> float:
@@ -106,14 +108,17 @@ def main() -> int:
         assert analyses.is_dir(), "the analysis is kept in the cache"
         times: dict[str, list[float]] = {name: [] for name in commands}
         cpu: dict[str, list[float]] = {name: [] for name in commands}
+        split: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for _ in range(repeat):  # interleaved, so a busy moment hits all
             for name, (cmd, env, before) in commands.items():
                 wall, used = run(cmd, env, before)
                 times[name].append(wall)
-                cpu[name].append(used)
+                cpu[name].append(sum(used))
+                split[name].append(used)
     for name, ts in times.items():
         print(f"{name:<22} best {min(ts):.3f} s   median {statistics.median(ts):.3f} s   "
-              f"CPU best {min(cpu[name]):.3f} s   ({repeat} runs)")
+              f"CPU best {min(cpu[name]):.3f} s (user {min(split[name], key=sum)[0]:.3f} + system "
+              f"{min(split[name], key=sum)[1]:.3f})   ({repeat} runs)")
     base = times["hand-written"]
     print(f"in-process, best of {repeat}: exact.analyse(engine, 8) {in_process(repeat) * 1000:.1f} ms   "
           f"hand-written enumerate_outcomes(8) {in_process_handwritten(repeat) * 1000:.1f} ms")
