@@ -219,6 +219,37 @@ def test_hand_size_times_wild_cards_is_bounded(tmp_path: Path) -> None:
     assert (line, column) == (line_of(text, "hand size"), 1) and "400,000" in message
 
 
+@pytest.mark.parametrize(("decks", "size"), [(2, 8), (3, 7)])
+def test_the_wild_card_bound_refuses_sooner_exactly_what_the_whole_count_refuses(tmp_path, monkeypatch, decks, size):
+    """The survey refuses a deck while its signatures are still growing, from a lower bound of the substituted
+    hands it would test: what it refuses so, the whole count refuses too, and a deck just inside the bound
+    still passes (two decks of hands of up to 8 cards pass, three of up to 7 do not)."""
+    import math
+
+    from croupier.checks import hand_types
+    from croupier.semantics import hand_classes
+    from croupier.semantics.resolve import Loader
+
+    text = TEN.replace("shoe 1 deck of", f"shoe {decks} decks of").replace("hand size 1..5 ", f"hand size 1..{size} ")
+    game, _ = Loader().load(str(write(tmp_path, text, "ten_and_a_half.rules")))
+    choices = len(hand_classes.distinct_choices(game))
+
+    def survey() -> str:
+        try:
+            sigs = hand_types.signatures(game, by_top_card=False)
+        except hand_types._TooMany:
+            return "refused sooner"
+        tries = sum(math.comb(choices + w - 1, w) for (_count, _total, _members, w, _top) in sigs)
+        return "refused" if tries > hand_types.MAX_SURVEY else "surveyed"
+
+    found = survey()
+    if found == "refused sooner":
+        monkeypatch.setattr(hand_types, "_tries_at_least", lambda *args: 0)  # no bound: the whole count
+        assert survey() == "refused"
+        found = "refused"
+    assert found == ("refused" if decks == 3 else "surveyed")
+
+
 # ---- characters ----------------------------------------------------------------------------------------------
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "baccarat.rules"
