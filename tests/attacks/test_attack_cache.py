@@ -27,6 +27,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from cli_run import child_env
 from lark import Lark
 
 from croupier import cache
@@ -49,7 +50,7 @@ class Payload:
 
 
 def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CROUPIER_CACHE": cache_dir}
+    env = child_env(CROUPIER_CACHE=cache_dir)
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
     proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, env=env,
@@ -59,13 +60,24 @@ def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
     return proc.stdout
 
 
+def built(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
+    """Everything `build` prints or writes for SPECS (`tmpdir=`: its TMPDIR)."""
+    printed = run("build", *SPECS, "--out", str(out), cache_dir=cache_dir, **tmpdir)
+    found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+    return found | {"build": printed.replace(str(out), "OUT")}
+
+
 def outputs(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
     """Everything `build`, `check` and `analyze` print or write for SPECS (`tmpdir=`: their TMPDIR)."""
-    run("build", *SPECS, "--out", str(out), cache_dir=cache_dir, **tmpdir)
-    found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+    found = built(cache_dir, out, run, **tmpdir)
     found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir, **tmpdir)
     found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir, **tmpdir)
     return found
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder, by its path there, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def in_process(*args: str, cache_dir: str) -> str:
@@ -179,9 +191,14 @@ def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
     planted = plant_lark_cache(tmp, marker)
-    assert outputs(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp) == reference
-    # read back, the entries print the same
+    # cold: `build` writes the entries; read back, they print the same, to `build` again and to `check` and
+    # `analyze` (once: run again over the same entries, they would be the same processes with the same inputs)
+    cold = built(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp)
+    assert cold == {name: text for name, text in reference.items() if name not in ("check", "analyze")}
+    written = contents(tmp_path / "cache")
     assert outputs(str(tmp_path / "cache"), tmp_path / "warm", tmpdir=tmp) == reference
+    if contents(tmp_path / "cache") != written:  # they wrote entries of their own: those are read back too
+        assert outputs(str(tmp_path / "cache"), tmp_path / "warmer", tmpdir=tmp) == reference
     folder = tmp_path / "cache" / "v2"
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
     entries = sorted(folder.glob("*/*.json"))
