@@ -169,12 +169,21 @@ def lark_with_cache(tmp: Path) -> Lark:
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
-def plant_lark_cache(tmp: Path, marker: Path) -> Path:
-    """The former parser's tables, where it kept them (a fresh TMPDIR `tmp`), made a payload creating `marker`."""
-    tmp.mkdir()
+@pytest.fixture(scope="module")
+def lark_cache(tmp_path_factory) -> tuple[str, bytes]:
+    """(name, first line) of the cache file of the former parser's tables (the name hashes the grammar and
+    the options, not the folder): Lark computes it once for both tests that plant it."""
+    tmp = tmp_path_factory.mktemp("lark")
     lark_with_cache(tmp)
-    (planted,) = tmp.iterdir()
-    first, _, _ = planted.read_bytes().partition(b"\n")
+    (made,) = tmp.iterdir()
+    return made.name, made.read_bytes().partition(b"\n")[0]
+
+
+def plant_lark_cache(lark_cache: tuple[str, bytes], tmp: Path, marker: Path) -> Path:
+    """The former parser's tables, where it kept them (a fresh TMPDIR `tmp`), made a payload creating `marker`."""
+    name, first = lark_cache
+    tmp.mkdir()
+    planted = tmp / name
     planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
     return planted
 
@@ -185,12 +194,12 @@ def test_the_payload_is_live(tmp_path):
     assert marker.is_dir()
 
 
-def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path):
+def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, lark_cache, tmp_path):
     """Every command also runs with the former parser's tables planted in its TMPDIR: with a disk cache (cold,
     warm and tampered), the parser neither reads them nor writes any there (with the cache off: the test below)."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
-    planted = plant_lark_cache(tmp, marker)
+    planted = plant_lark_cache(lark_cache, tmp, marker)
     # cold: `build` writes the entries; read back, they print the same, to `build` again and to `check` and
     # `analyze` (once: run again over the same entries, they would be the same processes with the same inputs)
     cold = built(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp)
@@ -268,11 +277,11 @@ def test_cached_values_round_trip_as_data():
         cache.to_data(object())
 
 
-def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path):
+def test_the_parser_keeps_no_cache_in_tmpdir(lark_cache, tmp_path):
     """With the disk cache off; with it on, every command of the tampered-cache test above runs over such a TMPDIR."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
-    planted = plant_lark_cache(tmp, marker)
+    planted = plant_lark_cache(lark_cache, tmp, marker)
     croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
