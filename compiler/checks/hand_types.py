@@ -21,7 +21,9 @@ tested once. Once every hand type is reached and the settlement has a rule for t
 hand is no longer evaluated when one of its substitutions matches a type: the engine's
 evaluation would give it a type (the best substitution's), and what type no longer matters
 (nor its strength, which only the tie-break warning W0504 reads). The number of signatures grows polynomially with the hand size:
-a 53-card deck with one wild card and hands of up to 13 cards has a few thousand.
+a 53-card deck with one wild card and hands of up to 13 cards has a few thousand. A deck that
+makes too many (E0133) is refused while its signatures grow, as soon as a lower bound of the
+substituted hands to test passes the limit, not after all of them are grown.
 """
 
 from __future__ import annotations
@@ -124,9 +126,17 @@ def signatures(game: Game, by_top_card: bool) -> dict[tuple, list]:
     classes = hc.value_classes(game, by_top_card)
     n_classes = len(game.classes)
     suit_place = {s: len(game.suit_order) - i for i, s in enumerate(game.suit_order)}
-    states: dict[tuple, list] = {(0, Fraction(0), (0,) * n_classes, 0, (0, 0)): [1, [()]]}
+    # the wild cards still to be grown, while the bound of `_tries_at_least` holds (see there)
+    choices = len(hc.distinct_choices(game))
+    wild_ahead = 0 if by_top_card or not choices else sum(cls.copies for cls in classes if cls.wild)
+    bound_at = 1024  # how many signatures grown before the bound is next computed (doubling: linear in all)
+    # totals are grown as whole numbers over the deck's common denominator (exact, and cheaper to add and
+    # hash than fractions), and made fractions again in the signatures returned
+    states: dict[tuple, list] = {(0, 0, (0,) * n_classes, 0, (0, 0)): [1, [()]]}
     for cls in classes:
         options = [(k, *_within(cls, k)) for k in range(1, min(cls.copies, high) + 1)]
+        value = 0 if cls.wild else int(cls.value * reader.scale)
+        bounded = wild_ahead and not cls.wild
         nxt: dict[tuple, list] = {}
         for (count, total, members, wild, top), (mult, reps) in states.items():
             _add(nxt, (count, total, members, wild, top), mult, reps)
@@ -138,14 +148,40 @@ def signatures(game: Game, by_top_card: bool) -> dict[tuple, list]:
                     codes = reader.card_codes(firsts[0])
                     suit = max(suit_place.get(c[-1], 0) if c not in game.shoe.jokers else 0 for c in codes)
                     new_top = max(top, (cls.strength, suit))
-                key = (count + k, total + (0 if cls.wild else k * cls.value),
+                key = (count + k, total + k * value,
                        tuple(m + k * b for m, b in zip(members, cls.member)) if not cls.wild else members,
                        wild + (k if cls.wild else 0), new_top)
                 _add(nxt, key, mult * ways, [r + f for r in reps for f in firsts][:2])
+            if bounded and len(nxt) >= bound_at:
+                if _tries_at_least(nxt, low, high, wild_ahead, choices) > MAX_SURVEY:
+                    raise _TooMany(len(nxt))
+                bound_at = 2 * len(nxt)
         if len(nxt) > MAX_SURVEY:
             raise _TooMany(len(nxt))
+        if cls.wild:
+            wild_ahead = 0
+        elif bounded and _tries_at_least(nxt, low, high, wild_ahead, choices) > MAX_SURVEY:
+            raise _TooMany(len(nxt))
         states = nxt
-    return {k: v for k, v in states.items() if max(1, low) <= k[0] <= high}
+    return {(count, Fraction(total, reader.scale), *rest): v for (count, total, *rest), v in states.items()
+            if max(1, low) <= count <= high}
+
+
+def _tries_at_least(states: dict[tuple, list], low: int, high: int, wild_ahead: int, choices: int) -> int:
+    """A lower bound of the substituted hands `_survey` tests (its `tries`), from the signatures grown so
+    far, none of them with a wild card yet (the top card not in them): every one stays a signature
+    (taking no card of the classes still ahead), and so does every one with k of the `wild_ahead` wild
+    cards added (k is in the signature, so no two of these are the same), each tried in
+    C(choices + k - 1, k) substitutions. More than MAX_SURVEY here is more there: the same refusal, sooner."""
+    weights: dict[int, int] = {}
+    total = 0
+    for count, *_rest in states:
+        weight = weights.get(count)
+        if weight is None:
+            weight = weights[count] = sum(math.comb(choices + k - 1, k) for k in range(min(wild_ahead, high - count) + 1)
+                                          if count + k >= max(1, low))
+        total += weight
+    return total
 
 
 def _add(states: dict[tuple, list], key: tuple, mult: int, reps: list) -> None:

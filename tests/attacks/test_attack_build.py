@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BACCARAT, ROOT
+from cli_run import child_env
+from conftest import BACCARAT
 
 from croupier import outputs
 from croupier.cli.main import main
@@ -277,7 +278,7 @@ def test_a_build_killed_while_writing_leaves_the_old_file_whole(tmp_path):
         "os.fsync = fsync\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = child_env()
     proc = subprocess.run([sys.executable, "-c", script, "build", str(BACCARAT), "--out", str(out)], env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == -9, proc.stderr

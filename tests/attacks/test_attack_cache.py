@@ -27,6 +27,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
+from cli_run import child_env
 from lark import Lark
 
 from croupier import cache
@@ -49,7 +50,7 @@ class Payload:
 
 
 def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CROUPIER_CACHE": cache_dir}
+    env = child_env(CROUPIER_CACHE=cache_dir)
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
     proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], cwd=ROOT, env=env,
@@ -59,13 +60,24 @@ def croupier(*args: str, cache_dir: str, tmpdir: Path | None = None) -> str:
     return proc.stdout
 
 
+def built(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
+    """Everything `build` prints or writes for SPECS (`tmpdir=`: its TMPDIR)."""
+    printed = run("build", *SPECS, "--out", str(out), cache_dir=cache_dir, **tmpdir)
+    found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+    return found | {"build": printed.replace(str(out), "OUT")}
+
+
 def outputs(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
     """Everything `build`, `check` and `analyze` print or write for SPECS (`tmpdir=`: their TMPDIR)."""
-    run("build", *SPECS, "--out", str(out), cache_dir=cache_dir, **tmpdir)
-    found = {str(p.relative_to(out)): p.read_text(encoding="utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+    found = built(cache_dir, out, run, **tmpdir)
     found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir, **tmpdir)
     found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir, **tmpdir)
     return found
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file under a folder, by its path there, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def in_process(*args: str, cache_dir: str) -> str:
@@ -157,12 +169,21 @@ def lark_with_cache(tmp: Path) -> Lark:
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
-def plant_lark_cache(tmp: Path, marker: Path) -> Path:
-    """The former parser's tables, where it kept them (a fresh TMPDIR `tmp`), made a payload creating `marker`."""
-    tmp.mkdir()
+@pytest.fixture(scope="module")
+def lark_cache(tmp_path_factory) -> tuple[str, bytes]:
+    """(name, first line) of the cache file of the former parser's tables (the name hashes the grammar and
+    the options, not the folder): Lark computes it once for both tests that plant it."""
+    tmp = tmp_path_factory.mktemp("lark")
     lark_with_cache(tmp)
-    (planted,) = tmp.iterdir()
-    first, _, _ = planted.read_bytes().partition(b"\n")
+    (made,) = tmp.iterdir()
+    return made.name, made.read_bytes().partition(b"\n")[0]
+
+
+def plant_lark_cache(lark_cache: tuple[str, bytes], tmp: Path, marker: Path) -> Path:
+    """The former parser's tables, where it kept them (a fresh TMPDIR `tmp`), made a payload creating `marker`."""
+    name, first = lark_cache
+    tmp.mkdir()
+    planted = tmp / name
     planted.write_bytes(first + b"\n" + pickle.dumps(Payload(marker)))
     return planted
 
@@ -173,15 +194,20 @@ def test_the_payload_is_live(tmp_path):
     assert marker.is_dir()
 
 
-def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, tmp_path):
+def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, lark_cache, tmp_path):
     """Every command also runs with the former parser's tables planted in its TMPDIR: with a disk cache (cold,
     warm and tampered), the parser neither reads them nor writes any there (with the cache off: the test below)."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
-    planted = plant_lark_cache(tmp, marker)
-    assert outputs(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp) == reference
-    # read back, the entries print the same
+    planted = plant_lark_cache(lark_cache, tmp, marker)
+    # cold: `build` writes the entries; read back, they print the same, to `build` again and to `check` and
+    # `analyze` (once: run again over the same entries, they would be the same processes with the same inputs)
+    cold = built(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp)
+    assert cold == {name: text for name, text in reference.items() if name not in ("check", "analyze")}
+    written = contents(tmp_path / "cache")
     assert outputs(str(tmp_path / "cache"), tmp_path / "warm", tmpdir=tmp) == reference
+    if contents(tmp_path / "cache") != written:  # they wrote entries of their own: those are read back too
+        assert outputs(str(tmp_path / "cache"), tmp_path / "warmer", tmpdir=tmp) == reference
     folder = tmp_path / "cache" / "v2"
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
     entries = sorted(folder.glob("*/*.json"))
@@ -251,11 +277,11 @@ def test_cached_values_round_trip_as_data():
         cache.to_data(object())
 
 
-def test_the_parser_keeps_no_cache_in_tmpdir(tmp_path):
+def test_the_parser_keeps_no_cache_in_tmpdir(lark_cache, tmp_path):
     """With the disk cache off; with it on, every command of the tampered-cache test above runs over such a TMPDIR."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
-    planted = plant_lark_cache(tmp, marker)
+    planted = plant_lark_cache(lark_cache, tmp, marker)
     croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]

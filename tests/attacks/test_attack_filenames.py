@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import child_env
 from conftest import BACCARAT, ROOT
 from test_injection import PAYLOADS
 
@@ -123,7 +124,7 @@ def test_the_reported_repro(tmp_path):
     spec = Path(f'{tmp_path}/evil\nopen("{pwned}","w")\n#.rules')
     spec.parent.mkdir(parents=True)
     spec.write_bytes(BACCARAT.read_bytes())
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = child_env()
     proc = subprocess.run([sys.executable, "-m", "croupier.cli.main", "play", str(spec), "--cards", CARDS], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr

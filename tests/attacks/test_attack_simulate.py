@@ -6,7 +6,6 @@ Every test replays one repro of issue 11 (and the engine cache fault of issue 12
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -15,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_run import child_env
 from conftest import BACCARAT, ROOT
 
 from croupier.cli.main import main
@@ -43,7 +43,7 @@ def test_a_log_that_fails_while_writing_keeps_the_report(capsys):
 
 
 def croupier(*args: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = child_env()
     return subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "simulate", str(BACCARAT), *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -4,10 +4,11 @@ on a repro spec (an edit of spec/*.rules or tests/errors/base_ok.rules written t
 asserts the exit code, the diagnostic's code and position, and that no traceback is printed.
 
 The first refusal, the resource bounds (a child's timeout ends a run that does not stop), the first
-deep nesting (a child's own stack), the device that never ends and the fifo run `croupier` in a child
-process; the other refusals repeat that contract on other specs and call its `main` in this process
-(cli_run.py): the second operator nested 200 deep (this process's stack is the deeper, its recursion
-limit the same) and /dev/null (read, it ends at once).
+deep nesting (a child's own stack: `check` and `build`; `play` is refused in a child on the first spec),
+the device that never ends and the fifo run `croupier` in a child process; the other refusals repeat
+that contract on other specs and call its `main` in this process (cli_run.py): the second operator
+nested 200 deep (this process's stack is the deeper, its recursion limit the same) and /dev/null (read,
+it ends at once).
 """
 
 from __future__ import annotations
@@ -48,12 +49,12 @@ def diagnostics(out: str, code: str) -> list[tuple[int, int, str]]:
                                                               re.MULTILINE)]
 
 
-def refused(path: Path, code: str, *commands: str, child: bool = False) -> list[tuple[int, int, str]]:
+def refused(path: Path, code: str, *commands: str, child: bool | tuple[str, ...] = False) -> list[tuple[int, int, str]]:
     """Run check (and the other commands) on `path`: each exits 1 with diagnostic `code`, never a traceback
-    (in a child process if `child`, else in this one)."""
+    (in a child process if `child` is True or names the command, else in this one)."""
     found = None
-    run = croupier if child else in_process
     for command in ("check", *commands):
+        run = croupier if child is True or child and command in child else in_process
         extra = PLAY_CARDS if command == "play" else (["--out", str(path.parent / "out")] if command == "build" else [])
         r = run(command, str(path), *extra)
         assert r.returncode == 1, (command, r.stdout, r.stderr)
@@ -110,7 +111,9 @@ def test_two_hundred_nested_operators(tmp_path: Path, op: str) -> None:
     else:
         text = BACCARAT.replace("draw player by total(player)", "draw player by " + op * 200 + "total(player)")
     path = write(tmp_path, text)
-    (line, _column, message), = refused(path, "E0005", "play", "build", child=op == "not ")
+    # the first in child processes (their own stacks): `check`, and `build`, the one refused there in this file
+    # (`play` is, on the first spec above); the second all in this process (the deeper stack)
+    (line, _column, message), = refused(path, "E0005", "play", "build", child=("check", "build") if op == "not " else ())
     assert line == line_of(text, op * 200) and "more than 50" in message
 
 
@@ -217,6 +220,37 @@ def test_hand_size_times_wild_cards_is_bounded(tmp_path: Path) -> None:
     path = write(tmp_path, text, "ten_and_a_half.rules")
     (line, column, message), = refused(path, "E0133", child=True)
     assert (line, column) == (line_of(text, "hand size"), 1) and "400,000" in message
+
+
+@pytest.mark.parametrize(("decks", "size"), [(2, 8), (3, 7)])
+def test_the_wild_card_bound_refuses_sooner_exactly_what_the_whole_count_refuses(tmp_path, monkeypatch, decks, size):
+    """The survey refuses a deck while its signatures are still growing, from a lower bound of the substituted
+    hands it would test: what it refuses so, the whole count refuses too, and a deck just inside the bound
+    still passes (two decks of hands of up to 8 cards pass, three of up to 7 do not)."""
+    import math
+
+    from croupier.checks import hand_types
+    from croupier.semantics import hand_classes
+    from croupier.semantics.resolve import Loader
+
+    text = TEN.replace("shoe 1 deck of", f"shoe {decks} decks of").replace("hand size 1..5 ", f"hand size 1..{size} ")
+    game, _ = Loader().load(str(write(tmp_path, text, "ten_and_a_half.rules")))
+    choices = len(hand_classes.distinct_choices(game))
+
+    def survey() -> str:
+        try:
+            sigs = hand_types.signatures(game, by_top_card=False)
+        except hand_types._TooMany:
+            return "refused sooner"
+        tries = sum(math.comb(choices + w - 1, w) for (_count, _total, _members, w, _top) in sigs)
+        return "refused" if tries > hand_types.MAX_SURVEY else "surveyed"
+
+    found = survey()
+    if found == "refused sooner":
+        monkeypatch.setattr(hand_types, "_tries_at_least", lambda *args: 0)  # no bound: the whole count
+        assert survey() == "refused"
+        found = "refused"
+    assert found == ("refused" if decks == 3 else "surveyed")
 
 
 # ---- characters ----------------------------------------------------------------------------------------------
