@@ -102,6 +102,7 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
     # a pair settles by its two hands' keys (PairSettler.key): look each first hand's key up once
     rows = [(f, vf, sum(f), id(settler.key(f))) for f, vf in firsts.items()]
     by_keys: dict[int, dict[int, tuple]] = {}  # id of H's key -> {id of F's key -> the outcome}
+    interned: dict[tuple, tuple] = {}  # one object per distinct outcome, so that equal outcomes share their id
     per_hand: dict[tuple, dict[int, list]] = {}  # H -> {id of an outcome -> [the outcome, weight]}
     for h in hands:
         size_h, seen = sum(h), {}
@@ -113,7 +114,8 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
             if ways:
                 outcome = outcomes.get(kf)
                 if outcome is None:
-                    outcome = outcomes[kf] = settler.net(f, h)
+                    net = settler.net(f, h)
+                    outcome = outcomes[kf] = interned.setdefault(net, net)
                 slot = seen.get(id(outcome))
                 if slot is None:
                     seen[id(outcome)] = [outcome, ways]
