@@ -55,6 +55,7 @@ def lexed(lark, text: str):
     """Every token the lexer gives, with its place, in the order the parser asks for them, and how the parse
     ends: the error with what it expected, or None. The parser is one of `token_parsers`, which builds no tree
     (its rules' callbacks make nothing): the tree is not the lexer's, and building it was a third of a parse."""
+    lark.options.postlex.tokens = []  # (a parse that never reached the indenter would show no tokens)
     try:
         lark.parse(text)
         end = None
