@@ -43,23 +43,39 @@ def hand_type(values: list[Fraction]) -> str:
     return "plain" if total < Fraction(21, 2) else "bust"
 
 
-def one_hand(t: Fraction) -> dict[str, Fraction]:
-    out: dict[str, Fraction] = {}
-    counts = dict(DECK)
+@cache
+def typed(halves: tuple[int, ...]) -> str:
+    """`hand_type` of a hand given by its cards' values in half points (sorted): asked once per hand."""
+    return hand_type([Fraction(h, 2) for h in halves])
 
-    def walk(values: list[Fraction], p: Fraction) -> None:
-        if values and (sum(values) >= t or len(values) == 5):
-            kind = hand_type(values)
-            out[kind] = out.get(kind, 0) + p
+
+def one_hand(t: Fraction) -> dict[str, Fraction]:
+    """Every sequence of values a hand hitting below t draws, one card at a time, weighed by the ways to draw
+    it: the product of the cards of each value left, over (54)_(its length) for the orderings of any cards.
+    Values are counted in half points (every value is a multiple of 1/2), so totals are ints."""
+    ways_of: dict[tuple[str, int], int] = {}  # (type, length) -> ways
+    counts = {int(2 * v): n for v, n in DECK.items()}
+    limit = 2 * t
+
+    def walk(values: list[int], ways: int) -> None:
+        if values and (sum(values) >= limit or len(values) == 5):
+            key = (typed(tuple(sorted(values))), len(values))
+            ways_of[key] = ways_of.get(key, 0) + ways
             return
-        left = sum(counts.values())
         for v, n in list(counts.items()):
             if n:
                 counts[v] = n - 1
-                walk(values + [v], p * Fraction(n, left))
+                walk(values + [v], ways * n)
                 counts[v] = n
 
-    walk([], Fraction(1))
+    walk([], 1)
+    cards = sum(DECK.values())
+    out: dict[str, Fraction] = {}
+    for (kind, length), ways in ways_of.items():
+        orderings = 1
+        for i in range(length):
+            orderings *= cards - i
+        out[kind] = out.get(kind, 0) + Fraction(ways, orderings)
     return out
 
 
@@ -91,11 +107,14 @@ def test_thresholds_and_the_best_one():
 
 
 def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction, float]:
+    """The banker's mean net over `rounds` seeded rounds. Values are counted in half points (every value is
+    a multiple of 1/2), so totals are ints compared as the Fractions they stand for; the mean is exact."""
     rng = random.Random(seed)
-    cards = [v for v, n in DECK.items() for _ in range(n)]
+    cards = [int(2 * v) for v, n in DECK.items() for _ in range(n)]
+    limit = 2 * t
     mult = {"five_faces": 4, "five_small": 3, "ten_and_a_half": 2, "plain": 1, "bust": 1}
     rank = ["bust", "plain", "ten_and_a_half", "five_small", "five_faces"]
-    total = Fraction(0)
+    total = 0
     squares = 0.0
     for _ in range(rounds):
         deck = cards[:]
@@ -103,11 +122,11 @@ def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction,
         hands = []
         for _seat in range(2):  # the banker first, then the player
             h = [deck.pop()]
-            while sum(h) < t and len(h) < 5:
+            while sum(h) < limit and len(h) < 5:
                 h.append(deck.pop())
             hands.append(h)
         b, p = hands
-        bt, pt = hand_type(b), hand_type(p)
+        bt, pt = typed(tuple(sorted(b))), typed(tuple(sorted(p)))
         if pt == "bust":
             net = mult[bt]
         elif bt == "bust":
@@ -118,7 +137,7 @@ def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction,
             net = -mult[pt] if kp > kb else mult[bt]
         total += net
         squares += net * net
-    mean = total / rounds
+    mean = Fraction(total, rounds)
     sd = (squares / rounds - float(mean) ** 2) ** 0.5
     return mean, sd / rounds**0.5
 

@@ -218,6 +218,8 @@ def format_text(text: str, path: str) -> tuple[str | None, list[Diagnostic]]:
         return None, diags
     tree, comments = parse_concrete(text)
     result = layout(tree, comments)
+    if result == text:  # already laid out: parsing the result again would parse the same text again
+        return result, diags
     again, more = parse_text(result, path)
     if any(d.is_error for d in more) or _meaning(again.statements) != _meaning(spec.statements):
         raise FormatError(f"{path}: the laid-out spec would not mean the same; left as it is")

@@ -274,14 +274,15 @@ def _chunks(text: str) -> str:
     return "\n".join(f"    {text[i:i + CHUNK]!r}" for i in range(0, len(text), CHUNK))
 
 
-def module_text() -> str:
-    """The source of the data module, made from the grammar file as it is now."""
+def module_text(built=None) -> str:
+    """The source of the data module, made from the grammar file as it is now (by `built`, when given: the
+    parser `parser.build_parser` built from that grammar text)."""
     import lark
 
     from croupier.syntax import parser
 
     grammar = parser.GRAMMAR.read_text(encoding="utf-8")
-    built = parser.build_parser(grammar)
+    built = parser.build_parser(grammar) if built is None else built
     data, memo = serialised(built)
     text = encode(data, memo)
     if decode(text) != (data, memo):

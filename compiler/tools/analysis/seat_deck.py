@@ -64,6 +64,7 @@ class SeatDeck:
         self.cards = sum(self.counts)
         self.k = len(self.classes)
         self._values: dict[tuple[int, ...], object] = {}
+        self._flat: list[list[str]] | None = None  # `_flat_codes`
         self._finals: dict[Fraction, dict[tuple[int, ...], int]] = {}
 
     def physical_order(self) -> dict[str, tuple[int, int]]:
@@ -89,7 +90,14 @@ class SeatDeck:
         """Card codes for a hand (a vector of class counts), none of them beyond the copies the deck holds
         together with the codes `taken` already (a count per code, updated): each rank takes its suits
         strongest first."""
-        taken = {} if taken is None else taken
+        if taken is None:  # the first n of each class's cards in that order, every copy of a code in turn
+            flat = self._flat if self._flat is not None else self._flat_codes()
+            out = []
+            for c, n in enumerate(hand):
+                if n > len(flat[c]):
+                    raise ValueError(f"the deck has no more cards of class {self.classes[c]}")
+                out += flat[c][:n]
+            return out
         out = []
         for c, n in enumerate(hand):
             for _ in range(n):
@@ -100,6 +108,12 @@ class SeatDeck:
                 taken[code] = taken.get(code, 0) + 1
                 out.append(code)
         return out
+
+    def _flat_codes(self) -> list[list[str]]:
+        """Each class's card codes in the order `codes` takes them, each code as many times as the deck holds it."""
+        self._flat = [[x for rank in ranks for x in self.spellings(rank) for _ in range(self.held[x])]
+                      for ranks in self.classes]
+        return self._flat
 
     def spellings(self, rank: str) -> list[str]:
         """The codes of a rank's cards, strongest suit first; a joker or a single wild card is its code."""

@@ -95,6 +95,14 @@ class RemovalWeigher:
                       for m, s in zip(counts, self.stride)]
         self.beta = [[[(j * s, (-1) ** j * comb(a, j) * falling(m - j, a - j)) for j in range(a + 1)]
                       for a in range(m + 1)] for m, s in zip(counts, self.stride)]
+        # each key's strength by its place among all the keys' strengths (tuples of numbers, a total order), so
+        # that two keys compare as two ints: {id of a key: (its type, that place, its top cards)}
+        objects = [*self.kf.objects.values(), *self.kh.objects.values()]
+        strengths = {key[1] for key in objects}
+        place = ({v: i for i, v in enumerate(sorted(strengths))}
+                 if all(isinstance(x, (int, Fraction)) for v in strengths for x in v) else {v: v for v in strengths})
+        self.facts = {k: (key[0], place[key[1]], key[2]) for keys in (self.kf, self.kh)
+                      for k, key in keys.objects.items()}
 
     # ---- the first seat's sums G(j, kF) ----------------------------------------------------------
     def first_sums(self) -> dict[int, list[tuple[int, int, int]]]:
@@ -141,7 +149,7 @@ class RemovalWeigher:
         """The outcome id of a first hand of key kf against a second of key kh. Two key pairs with one
         signature (the types and which is stronger, or the types and the top cards' classes and counts when
         the two hands are equal up to their top cards) settle alike, so a signature is settled once."""
-        a, b = self.kf.objects[kf], self.kh.objects[kh]
+        a, b = self.facts[kf], self.facts[kh]
         if a[2] is not None and b[2] is not None and a[:2] == b[:2]:
             sig = (a[0], a[2], b[2])
         else:
@@ -199,16 +207,26 @@ class RemovalWeigher:
         scale = [falling(n - size, most - size) for size in range(most + 1)]
         width = self.width = falling(n, most).bit_length() + 1
         self.mask = (1 << width) - 1
-        r_memo: dict[tuple[int, int], dict[int, int]] = {}  # (key of H, size of H) -> {number of j: R(j, kH)}
+        # R(j, kH) reads kH only through its row, the outcome of each first key against it: keys of H with one
+        # row (about half of them) share their R
+        rows: dict[tuple[int, ...], int] = {}  # a row -> its number
+        row_of: dict[int, tuple[int, list[int], list[int]]] = {}  # id of H's key -> (row number, row, its outcomes)
+        r_memo: dict[tuple[int, int], dict[int, int]] = {}  # (row number, size of H) -> {number of j: R(j, kH)}
         v_memo: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (j, size of H) -> [(kF, sum of G scaled)]
+        fields = [0] * len(self.s.outcomes)  # R's fields while it is summed, one per outcome id
         out: dict[tuple[int, ...], int] = {}
         for h in self.seconds:
             size_h = sum(h)
             kh = id(self.s.key(h))
-            memo = r_memo.get((kh, size_h))
+            got = row_of.get(kh)
+            if got is None:
+                row = self.row(kh)
+                got = row_of[kh] = (rows.setdefault(tuple(row), len(rows)), row, sorted(set(row)))
+                fields += [0] * (len(self.s.outcomes) - len(fields))
+            number, row, met = got
+            memo = r_memo.get((number, size_h))
             if memo is None:
-                memo = r_memo[(kh, size_h)] = {}
-            shifts = None
+                memo = r_memo[(number, size_h)] = {}
             acc = 0
             for j, b in self._subs(h, self.beta, allowed):
                 r = memo.get(j)
@@ -219,11 +237,12 @@ class RemovalWeigher:
                         for size_f, kf, w in g[j]:
                             sums[kf] = sums.get(kf, 0) + w * scale[size_f + size_h]
                         v = v_memo[(j, size_h)] = list(sums.items())
-                    if shifts is None:
-                        shifts = [width * o for o in self.row(kh)]
+                    for kf, w in v:  # each field summed apart (small numbers), then packed once
+                        fields[row[kf]] += w
                     r = 0
-                    for kf, w in v:
-                        r += w << shifts[kf]
+                    for o in met:
+                        r += fields[o] << (width * o)
+                        fields[o] = 0
                     self.terms += len(g[j])
                     if self.terms > MAX_TERMS:
                         raise TooLarge(f"weighing the pairs of hands by class counts would take more than "
