@@ -165,25 +165,28 @@ class _Enumerator:
         self.leaf_facts: dict[tuple, tuple] = {}  # every hand's key in a finished round -> its fact vector
         self.memo_tries = self.memo_hits = 0  # leaves looked up in leaf_facts (-1: no longer), and found there
         self.card_keys: dict[tuple, object] = {}  # (hand, its cards but the last, the last card) -> its key
+        # when every round is weighed: the shape of a round so far (see `group_of`) -> what playing it gave
+        self.plays: dict[tuple, tuple] = {}
         self.walk()
         self.summarise()
         self.exact_returns()
         return self.space
 
-    def group_of(self, used: tuple[int, ...], held: tuple) -> tuple:
-        """The group of a round so far: every hand's key and, of each class that may run out, the cards left
-        (as many as the round may still take count alike); when every round is weighed, the cards left of
-        every class (then the rounds below two sequences of a group weigh the same, and so do the two)."""
+    def group_of(self, used: tuple[int, ...], held: tuple) -> tuple[tuple, tuple]:
+        """(group, shape) of a round so far. Its shape: every hand's key and, of each class that may run out,
+        the cards left (as many as the round may still take count alike); rounds so far of one shape play on
+        alike (`hand_grouping`). Its group is its shape, but when every round is weighed: then the cards left
+        of every class with the keys (the rounds below two sequences of a group weigh the same, and so do the
+        two)."""
         keys = []
         for h, classes in zip(self.game.hands, held):
             k = self.hand_keys.get((h, classes))
             if k is None:
                 k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
             keys.append(k)
-        if self.weigh_all:
-            return (tuple(keys), tuple(used))
         still = self.longest - sum(used)
-        return (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
+        shape = (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
+        return ((shape[0], tuple(used)), shape) if self.weigh_all else (shape, shape)
 
     def walk(self) -> None:
         """Every sequence, depth first (last class first), extended while its round asks for a card.
@@ -192,8 +195,14 @@ class _Enumerator:
         earlier one had is not played, nor anything below it: the earlier one found every decision, fact
         and failure it could, and first; only its count of leaves is added, and when every round is weighed,
         the weight of each fact vector below it. A marker on the stack notes those once all below a
-        sequence is done."""
+        sequence is done.
+
+        When every round is weighed, a sequence whose group is new but whose shape an earlier one had is not
+        played either: the earlier one's play said how the round goes on (it finished, and with which facts;
+        its last card varies in place, and which classes of it give which facts; or which hand draws next),
+        and the same holds for this one, weighed by its own cards left (`replay`)."""
         space, sizes, need = self.space, self.sizes, self.need
+        plays = self.plays
         stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands), (0,) * len(sizes))]
         while stack:
             item = stack.pop()
@@ -208,8 +217,9 @@ class _Enumerator:
                 return
             seq, weight, held, used = item  # used: the cards of each class in `seq`
             n = len(seq)
+            shape = None
             if self.group is not None and held is not None:
-                group = self.group_of(used, held)
+                group, shape = self.group_of(used, held)
                 below = self.subtrees.get(group)
                 if below is not None and space.leaves + below[0] <= MAX_LEAVES:
                     self.space.leaves += below[0]
@@ -219,19 +229,16 @@ class _Enumerator:
                 stack.append((group, (space.leaves, dict(self.weights) if self.weigh_all else None)))
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
-                self.drawn_by = {}
-                r = self.play(seq, used)
-                if r is None:
+                played = plays.get(shape) if self.weigh_all and shape is not None else None
+                if played is None:
+                    played = self.play_on(seq, used, weight)
+                    if shape is not None and self.weigh_all and len(plays) < MEMO_ENTRIES:
+                        plays[shape] = played
+                else:
+                    self.replay(played, used, weight, n)
+                if played[0] != "draws":
                     continue
-                cards_used = self.oracle.cards_used(r)
-                if cards_used <= n:
-                    self.leaf(r, weight * self.go_on[n])
-                    continue
-                if cards_used == n + 1 and self.last_decision_at <= n:
-                    # the next card is the round's last and no rule looks at it: vary it in place
-                    self.last_cards(r, used, weight * self.go_on[n + 1])
-                    continue
-                drawer = self.drawn_by.get(n)
+                drawer = played[1]
             if n >= self.longest:
                 continue
             at = self.hand_index.get(drawer) if held is not None else None
@@ -240,6 +247,39 @@ class _Enumerator:
                     after = None if at is None else held[:at] + (held[at] + (c,),) + held[at + 1:]
                     more = used[:c] + (used[c] + 1,) + used[c + 1:]
                     stack.append((seq + [c], weight * (size - used[c]), after, more))
+
+    def play_on(self, seq: list[int], used: tuple[int, ...], weight: int) -> tuple:
+        """Play the round dealt from `seq` (at least the deal) and weigh what it gives; how it went on: ("failed",)
+        when it could not finish; ("finished", its fact vector) when `seq` finished it; ("last", ((class, fact
+        vector), ...)) when its last card, varied in place, finished it (the classes whose round failed left
+        out); ("draws", the hand) when that hand draws the next card, a rule looking at it."""
+        n = len(seq)
+        self.drawn_by = {}
+        r = self.play(seq, used)
+        if r is None:
+            return ("failed",)
+        cards_used = self.oracle.cards_used(r)
+        if cards_used <= n:
+            return ("finished", self.leaf(r, weight * self.go_on[n])[0])
+        if cards_used == n + 1 and self.last_decision_at <= n:
+            # the next card is the round's last and no rule looks at it: vary it in place
+            return ("last", self.last_cards(r, used, weight * self.go_on[n + 1]))
+        return ("draws", self.drawn_by.get(n))
+
+    def replay(self, played: tuple, used: tuple[int, ...], weight: int, n: int) -> None:
+        """Weigh a round so far of `n` cards (`used`: its cards of each class) that goes on as an earlier one of
+        its shape did (`played`, from `play_on`): the same leaves and facts, weighed by its own cards left."""
+        kind = played[0]
+        weights = self.weights
+        if kind == "finished":
+            self.space.leaves += 1
+            weights[played[1]] += weight * self.go_on[n]
+        elif kind == "last":
+            weight *= self.go_on[n + 1]
+            sizes = self.sizes
+            for c, vector in played[1]:
+                weights[vector] += weight * (sizes[c] - used[c])
+            self.space.leaves += len(played[1])
 
     def exact_returns(self) -> None:
         """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,
@@ -298,35 +338,39 @@ class _Enumerator:
         at = self.hand_index[self.last_drawer]
         return keys, at, tuple(hands[self.last_drawer][:-1]), self.leaf_facts
 
-    def last_cards(self, r, used: tuple[int, ...], weight: int) -> None:
+    def last_cards(self, r, used: tuple[int, ...], weight: int) -> tuple[tuple[int, tuple | None], ...]:
         """The leaves that differ from `r` only in its last card, dealt to the last hand that drew: one for
         each class left in the shoe (`used`: the cards of each class before it), weighing `weight` times the
-        cards of the class left. Without a memo of leaf facts (see `known_leaves`), each is read here."""
+        cards of the class left. Without a memo of leaf facts (see `known_leaves`), each is read here.
+        Returns (class, fact vector) of each leaf weighed."""
         known = self.known_leaves(r)
         hand = self.last_drawer
         if hand is None:
-            return
-        leaves = [(codes[used[c] % len(codes)], weight * (size - used[c]))
+            return ()
+        leaves = [(c, codes[used[c] % len(codes)], weight * (size - used[c]))
                   for c, (codes, size) in enumerate(self.classes) if size - used[c] > 0]
         if known is not None:
-            self.known_last_cards(r, hand, leaves, known)
-            return
+            return self.known_last_cards(r, hand, leaves, known)
         with_last_card = self.oracle.with_last_card
-        for card, w in leaves:
+        found = []
+        for c, card, w in leaves:
             try:
                 r = with_last_card(r, hand, card)
             except RoundFailure as exc:
                 self.space.failures.setdefault(str(exc), self.describe(r))
                 continue
-            self.leaf(r, w)
+            found.append((c, self.leaf(r, w)[0]))
+        return tuple(found)
 
-    def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
+    def known_last_cards(self, r, hand: str, leaves: list[tuple[int, str, int]],
+                         known: tuple) -> tuple[tuple[int, tuple | None], ...]:
         """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
         had is weighed with its facts; the others are read and their facts kept."""
         keys, at, before, vectors = known
         card_keys, group, space, weights = self.card_keys, self.group, self.space, self.weights
         tries = hits = 0
-        for card, weight in leaves:
+        found = []
+        for c, card, weight in leaves:
             cards = (hand, before, card)
             key = card_keys.get(cards)
             if key is None:
@@ -341,24 +385,28 @@ class _Enumerator:
                 hits += 1
                 if self.weigh_all or self.unseen:
                     weights[vector] += weight
+                found.append((c, vector))
                 continue
             try:
                 r = self.oracle.with_last_card(r, hand, card)
             except RoundFailure as exc:
                 space.failures.setdefault(str(exc), self.describe(r))
                 continue
-            vector = self.leaf(r, weight)
-            if vector is not None and len(vectors) < MEMO_ENTRIES:
+            vector, clean = self.leaf(r, weight)
+            found.append((c, vector))
+            if clean and len(vectors) < MEMO_ENTRIES:
                 vectors[memo] = vector
         self.memo_tries += tries
         self.memo_hits += hits
         self.space.leaves += hits  # each found leaf is counted (the others by `leaf`)
+        return tuple(found)
 
-    def leaf(self, r, weight: int) -> tuple | None:
-        """Count and weigh one finished round; its fact vector when it was read without a failure."""
+    def leaf(self, r, weight: int) -> tuple[tuple | None, bool]:
+        """Count and weigh one finished round: (its fact vector, whether it was read without a failure); (None,
+        False) when it is not read (every fact seen, and not every round weighed)."""
         self.space.leaves += 1
         if not self.unseen and not self.weigh_all:
-            return None
+            return None, False
         vector, failures = self.oracle.facts(r)
         for message in failures:
             self.space.failures.setdefault(message, self.describe(r))
@@ -368,7 +416,7 @@ class _Enumerator:
             self.weights[vector] = weight
             self.examples[vector] = self.oracle.snapshot(r)
             self.unseen -= {i for i, holds in enumerate(vector) if holds}
-        return None if failures else vector
+        return vector, not failures
 
     def summarise(self) -> None:
         """Probabilities of every fact and expected returns, from the weight of each fact vector."""
