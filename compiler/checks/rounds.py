@@ -25,6 +25,7 @@ from croupier.semantics.model import Game
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
 MEMO_ENTRIES = 1 << 16  # facts kept per tuple of hand keys (and keys per hand), at most: memory stays small
 MEMO_TRIAL = 4096  # leaves looked up before the lookups stop if fewer than one in eight was found
+PLAY_TRIAL = 1024  # the same for the plays of rounds so far (when every round is weighed)
 
 
 @dataclass
@@ -167,26 +168,32 @@ class _Enumerator:
         self.card_keys: dict[tuple, object] = {}  # (hand, its cards but the last, the last card) -> its key
         # when every round is weighed: the shape of a round so far (see `group_of`) -> what playing it gave
         self.plays: dict[tuple, tuple] = {}
+        self.play_tries = self.play_hits = 0  # rounds so far looked up in `plays` (-1: no longer), and found there
         self.walk()
         self.summarise()
         self.exact_returns()
         return self.space
 
-    def group_of(self, used: tuple[int, ...], held: tuple) -> tuple[tuple, tuple]:
-        """(group, shape) of a round so far. Its shape: every hand's key and, of each class that may run out,
-        the cards left (as many as the round may still take count alike); rounds so far of one shape play on
-        alike (`hand_grouping`). Its group is its shape, but when every round is weighed: then the cards left
-        of every class with the keys (the rounds below two sequences of a group weigh the same, and so do the
-        two)."""
+    def group_of(self, used: tuple[int, ...], held: tuple) -> tuple:
+        """The group of a round so far: its shape (`shape_of`), but when every round is weighed, every hand's
+        key and the cards left of every class (then the rounds below two sequences of a group weigh the same,
+        and so do the two)."""
         keys = []
         for h, classes in zip(self.game.hands, held):
             k = self.hand_keys.get((h, classes))
             if k is None:
                 k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
             keys.append(k)
+        if self.weigh_all:
+            return (tuple(keys), used)
+        return self.shape_of(tuple(keys), used)
+
+    def shape_of(self, keys: tuple, used: tuple[int, ...]) -> tuple:
+        """The shape of a round so far (`keys`: every hand's key): its keys and, of each class that may run out,
+        the cards left (as many as the round may still take count alike). Rounds so far of one shape play on
+        alike (`hand_grouping`): the same decisions, facts and failures."""
         still = self.longest - sum(used)
-        shape = (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
-        return ((shape[0], tuple(used)), shape) if self.weigh_all else (shape, shape)
+        return (keys, tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
 
     def walk(self) -> None:
         """Every sequence, depth first (last class first), extended while its round asks for a card.
@@ -200,9 +207,10 @@ class _Enumerator:
         When every round is weighed, a sequence whose group is new but whose shape an earlier one had is not
         played either: the earlier one's play said how the round goes on (it finished, and with which facts;
         its last card varies in place, and which classes of it give which facts; or which hand draws next),
-        and the same holds for this one, weighed by its own cards left (`replay`)."""
+        and the same holds for this one, weighed by its own cards left (`replay`). The first MEMO_ENTRIES shapes
+        are kept; when few are found again after PLAY_TRIAL lookups, the lookups stop (as in `known_leaves`)."""
         space, sizes, need = self.space, self.sizes, self.need
-        plays = self.plays
+        plays, replays = self.plays, self.weigh_all and self.group is not None
         stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands), (0,) * len(sizes))]
         while stack:
             item = stack.pop()
@@ -217,9 +225,9 @@ class _Enumerator:
                 return
             seq, weight, held, used = item  # used: the cards of each class in `seq`
             n = len(seq)
-            shape = None
+            group = None
             if self.group is not None and held is not None:
-                group, shape = self.group_of(used, held)
+                group = self.group_of(used, held)
                 below = self.subtrees.get(group)
                 if below is not None and space.leaves + below[0] <= MAX_LEAVES:
                     self.space.leaves += below[0]
@@ -229,10 +237,20 @@ class _Enumerator:
                 stack.append((group, (space.leaves, dict(self.weights) if self.weigh_all else None)))
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
-                played = plays.get(shape) if self.weigh_all and shape is not None else None
+                played = shape = None
+                if replays and group is not None:
+                    shape = self.shape_of(group[0], used)
+                    played = plays.get(shape)
+                    self.play_tries += 1
+                    if played is not None:
+                        self.play_hits += 1
+                    elif self.play_tries >= PLAY_TRIAL and 8 * self.play_hits < self.play_tries:
+                        replays = False  # the shapes tell rounds apart almost as finely as their cards
+                        plays.clear()
+                        self.play_tries = -1
                 if played is None:
                     played = self.play_on(seq, used, weight)
-                    if shape is not None and self.weigh_all and len(plays) < MEMO_ENTRIES:
+                    if replays and shape is not None and len(plays) < MEMO_ENTRIES:
                         plays[shape] = played
                 else:
                     self.replay(played, used, weight, n)
