@@ -32,15 +32,17 @@ def analysis(spec: str) -> SeatAnalysis:
     return SeatAnalysis(engine, game.policy_threshold, stake_of(game))
 
 
-def hand_type(values: list[Fraction]) -> str:
-    total, n, faces = sum(values), len(values), sum(1 for v in values if v == HALF)
+def hand_type(values: list, half=HALF) -> str:
+    """The type of a hand of card values counted in units where a face card is `half` (1/2 a point; or 1 when
+    the values are counted in half points, 21 then being ten and a half)."""
+    total, n, faces, ten_and_a_half = sum(values), len(values), sum(1 for v in values if v == half), 21 * half
     if n == 5 and faces == 5:
         return "five_faces"
-    if n == 5 and total < Fraction(21, 2):
+    if n == 5 and total < ten_and_a_half:
         return "five_small"
-    if total == Fraction(21, 2):
+    if total == ten_and_a_half:
         return "ten_and_a_half"
-    return "plain" if total < Fraction(21, 2) else "bust"
+    return "plain" if total < ten_and_a_half else "bust"
 
 
 def one_hand(t: Fraction) -> dict[str, Fraction]:
@@ -91,11 +93,14 @@ def test_thresholds_and_the_best_one():
 
 
 def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction, float]:
+    """The banker's mean net per round and its standard error over `rounds` seeded shuffles. The cards are
+    counted in half points (exact integers: a face card 1, a ten 20), the threshold too."""
     rng = random.Random(seed)
-    cards = [v for v, n in DECK.items() for _ in range(n)]
+    cards = [int(2 * v) for v, n in DECK.items() for _ in range(n)]
+    t = 2 * t
     mult = {"five_faces": 4, "five_small": 3, "ten_and_a_half": 2, "plain": 1, "bust": 1}
     rank = ["bust", "plain", "ten_and_a_half", "five_small", "five_faces"]
-    total = Fraction(0)
+    total = 0
     squares = 0.0
     for _ in range(rounds):
         deck = cards[:]
@@ -107,7 +112,7 @@ def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction,
                 h.append(deck.pop())
             hands.append(h)
         b, p = hands
-        bt, pt = hand_type(b), hand_type(p)
+        bt, pt = hand_type(b, 1), hand_type(p, 1)
         if pt == "bust":
             net = mult[bt]
         elif bt == "bust":
@@ -118,7 +123,7 @@ def simulated_banker_net(t: Fraction, rounds: int, seed: int) -> tuple[Fraction,
             net = -mult[pt] if kp > kb else mult[bt]
         total += net
         squares += net * net
-    mean = total / rounds
+    mean = Fraction(total, rounds)
     sd = (squares / rounds - float(mean) ** 2) ** 0.5
     return mean, sd / rounds**0.5
 
