@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import itemgetter, sub
 
 from croupier.cache import cached, from_data
 from croupier.checks.oracles import CardsRanOut, Decision, RoundFailure, RoundOracle
@@ -160,6 +162,9 @@ class _Enumerator:
         # the same cards in another order: their weights below are the same)
         self.group = self.oracle.hand_grouping()
         self.scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes a round may run out of
+        self.scarce_sizes = [sizes[c] for c in self.scarce]
+        self.scarce_used = itemgetter(*self.scarce) if len(self.scarce) > 1 else lambda used: [
+            used[c] for c in self.scarce]  # the cards of each of them in a round so far
         self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
         self.hand_keys: dict[tuple, object] = {}
         self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
@@ -193,7 +198,7 @@ class _Enumerator:
         the cards left (as many as the round may still take count alike). Rounds so far of one shape play on
         alike (`hand_grouping`): the same decisions, facts and failures."""
         still = self.longest - sum(used)
-        return (keys, tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
+        return (keys, tuple(map(min, map(sub, self.scarce_sizes, self.scarce_used(used)), repeat(still))))
 
     def walk(self) -> None:
         """Every sequence, depth first (last class first), extended while its round asks for a card.
