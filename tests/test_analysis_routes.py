@@ -62,10 +62,13 @@ class WhatTheRulesRead:
     are of one rank (the pairs) and the value of its third card (`third`), read off their text above; so a hand
     of two cards or more is known by those five, worked out here from the cards' values (`POINTS`), and a lone
     card by itself (its rank makes a pair or not with the next). The round space plays one of the sequences
-    whose hands read alike with the same cards left, and weighs the others alike (every card left counts)."""
+    whose hands read alike with the same cards left, and weighs the others alike (every card left counts).
+    It never asks for the exact analysis (the enumerator under test): its figures are all its own; and its
+    round spaces are cached apart from the engine oracle's."""
 
     def __init__(self, oracle) -> None:
         self.oracle = oracle
+        self.identity = f"{oracle.identity}\0{type(self).__name__}"
 
     def __getattr__(self, name: str):
         value = self.__dict__[name] = getattr(self.oracle, name)  # looked up once (a leaf asks several)
@@ -79,6 +82,9 @@ class WhatTheRulesRead:
             return (len(cards), sum(values) % 10, (values[0] + values[1]) % 10, cards[0][:-1] == cards[1][:-1],
                     values[2] if len(values) > 2 else None)
         return key
+
+    def exact_summary(self) -> None:
+        return None
 
 
 def companion(game, path: str):
