@@ -3,8 +3,8 @@
 The enumerator groups deals and weighs the draws by moments of the cards the deal
 removed (`runtime/analysis_round.py`). `croupier check`'s round space
 (`checks/rounds.py`, full mode) plays the value-class sequences through the
-engine's own `play()` with explicit card counts instead (one of those that deal each hand the
-same cards in another order, weighing the others alike). The two must agree
+engine's own `play()` with explicit card counts instead (one of those whose hands the rules read
+alike, by a grouping written here, weighing the others alike). The two must agree
 exactly on every outcome, for spec variants that change what the draws read, how
 many hands draw, and the shoe.
 """
@@ -51,22 +51,40 @@ def compile_variant(folder: Path, name: str, text: str):
     return game, load_engine(emit_engine(game, spec.name), f"routes_{name}")
 
 
-class FirstTwoInEitherOrder:
+# Baccarat's card values, typed in from the spec's `value` line (001): what a total adds up
+POINTS = {"A": 1, "10": 0, "J": 0, "Q": 0, "K": 0} | {str(n): n for n in range(2, 10)}
+
+
+class WhatTheRulesRead:
     """The engine's oracle (`engine_oracle`), with a grouping of rounds written here rather than the analysis
-    plan's, which the enumerator under test also reads: a hand is known by its cards' classes, its first two
-    in either order. Every rule of these variants reads a hand's first two cards alike in either order
-    (totals, `first2`, pairs) and a third card where it stands; so the round space plays one of the
-    sequences that deal the same cards to each hand in another order and weighs the others alike."""
+    plan's, which the enumerator under test also reads. Every rule of these variants reads a hand only through
+    its count (`drew`), its total, the total of its first two cards (`first2`, the natural), whether those two
+    are of one rank (the pairs) and the value of its third card (`third`), read off their text above; so a hand
+    of two cards or more is known by those five, worked out here from the cards' values (`POINTS`), and a lone
+    card by itself (its rank makes a pair or not with the next). The round space plays one of the sequences
+    whose hands read alike with the same cards left, and weighs the others alike (every card left counts).
+    It never asks for the exact analysis (the enumerator under test): its figures are all its own; and its
+    round spaces are cached apart from the engine oracle's."""
 
     def __init__(self, oracle) -> None:
         self.oracle = oracle
+        self.identity = f"{oracle.identity}\0{type(self).__name__}"
 
     def __getattr__(self, name: str):
         value = self.__dict__[name] = getattr(self.oracle, name)  # looked up once (a leaf asks several)
         return value
 
     def hand_grouping(self):
-        return lambda hand, cards: (len(cards), tuple(sorted(cards[:2])), tuple(cards[2:]))
+        def key(hand: str, cards) -> tuple:
+            if len(cards) < 2:
+                return (len(cards), *cards)
+            values = [POINTS[c[:-1]] for c in cards]
+            return (len(cards), sum(values) % 10, (values[0] + values[1]) % 10, cards[0][:-1] == cards[1][:-1],
+                    values[2] if len(values) > 2 else None)
+        return key
+
+    def exact_summary(self) -> None:
+        return None
 
 
 def companion(game, path: str):
@@ -78,7 +96,7 @@ def companion(game, path: str):
 def test_enumerator_agrees_with_the_round_space(variant, tmp_path):
     game, engine = compile_variant(tmp_path, variant, VARIANTS[variant](BASE))
     exact = companion(game, f"{variant}.rules").analyse(engine)
-    space = round_space(game, FirstTwoInEitherOrder(engine_oracle(game)), full=True)
+    space = round_space(game, WhatTheRulesRead(engine_oracle(game)), full=True)
     assert space.complete
     played = {key[1]: p for key, p in space.facts.items() if key[0] == "outcome"}
     assert played == exact["outcomes"]

@@ -32,15 +32,17 @@ def analysis(spec: str) -> SeatAnalysis:
     return SeatAnalysis(engine, game.policy_threshold, stake_of(game))
 
 
-def hand_type(values: list[Fraction]) -> str:
-    total, n, faces = sum(values), len(values), sum(1 for v in values if v == HALF)
+def hand_type(values: list, half=HALF) -> str:
+    """The type of a hand of card values counted in units where a face card is `half` (1/2 a point; or 1 when
+    the values are counted in half points, 21 then being ten and a half)."""
+    total, n, faces, ten_and_a_half = sum(values), len(values), sum(1 for v in values if v == half), 21 * half
     if n == 5 and faces == 5:
         return "five_faces"
-    if n == 5 and total < Fraction(21, 2):
+    if n == 5 and total < ten_and_a_half:
         return "five_small"
-    if total == Fraction(21, 2):
+    if total == ten_and_a_half:
         return "ten_and_a_half"
-    return "plain" if total < Fraction(21, 2) else "bust"
+    return "plain" if total < ten_and_a_half else "bust"
 
 
 @cache

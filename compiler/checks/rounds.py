@@ -16,15 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import itemgetter, sub
 
 from croupier.cache import cached, from_data
 from croupier.checks.oracles import CardsRanOut, Decision, RoundFailure, RoundOracle
+from croupier.checks.round_leaves import MEMO_ENTRIES, LastCards
 from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
-MEMO_ENTRIES = 1 << 16  # facts kept per tuple of hand keys (and keys per hand), at most: memory stays small
-MEMO_TRIAL = 4096  # leaves looked up before the lookups stop if fewer than one in eight was found
+PLAY_TRIAL = 1024  # plays of rounds so far looked up before the lookups stop if fewer than one in eight was found
 
 
 @dataclass
@@ -72,7 +74,7 @@ def round_space(game: Game, oracle: RoundOracle | None, full: bool = False) -> R
                   decode=lambda data: from_data(data, (RoundSpace, Situation)))
 
 
-class _Enumerator:
+class _Enumerator(LastCards):
     """Drives the oracle's rounds over every value-class sequence."""
 
     def __init__(self, game: Game, oracle: RoundOracle, full: bool) -> None:
@@ -159,21 +161,27 @@ class _Enumerator:
         # the same cards in another order: their weights below are the same)
         self.group = self.oracle.hand_grouping()
         self.scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes a round may run out of
+        self.scarce_sizes = [sizes[c] for c in self.scarce]
+        self.scarce_used = itemgetter(*self.scarce) if len(self.scarce) > 1 else lambda used: [
+            used[c] for c in self.scarce]  # the cards of each of them in a round so far
         self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
         self.hand_keys: dict[tuple, object] = {}
         self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
         self.leaf_facts: dict[tuple, tuple] = {}  # every hand's key in a finished round -> its fact vector
         self.memo_tries = self.memo_hits = 0  # leaves looked up in leaf_facts (-1: no longer), and found there
         self.card_keys: dict[tuple, object] = {}  # (hand, its cards but the last, the last card) -> its key
+        # when every round is weighed: the shape of a round so far (see `group_of`) -> what playing it gave
+        self.plays: dict[tuple, tuple] = {}
+        self.play_tries = self.play_hits = 0  # rounds so far looked up in `plays` (-1: no longer), and found there
         self.walk()
         self.summarise()
         self.exact_returns()
         return self.space
 
     def group_of(self, used: tuple[int, ...], held: tuple) -> tuple:
-        """The group of a round so far: every hand's key and, of each class that may run out, the cards left
-        (as many as the round may still take count alike); when every round is weighed, the cards left of
-        every class (then the rounds below two sequences of a group weigh the same, and so do the two)."""
+        """The group of a round so far: its shape (`shape_of`), but when every round is weighed, every hand's
+        key and the cards left of every class (then the rounds below two sequences of a group weigh the same,
+        and so do the two)."""
         keys = []
         for h, classes in zip(self.game.hands, held):
             k = self.hand_keys.get((h, classes))
@@ -181,9 +189,15 @@ class _Enumerator:
                 k = self.hand_keys[(h, classes)] = self.group(h, [self.classes[c][0][0] for c in classes])
             keys.append(k)
         if self.weigh_all:
-            return (tuple(keys), tuple(used))
+            return (tuple(keys), used)
+        return self.shape_of(tuple(keys), used)
+
+    def shape_of(self, keys: tuple, used: tuple[int, ...]) -> tuple:
+        """The shape of a round so far (`keys`: every hand's key): its keys and, of each class that may run out,
+        the cards left (as many as the round may still take count alike). Rounds so far of one shape play on
+        alike (`hand_grouping`): the same decisions, facts and failures."""
         still = self.longest - sum(used)
-        return (tuple(keys), tuple(min(self.sizes[c] - used[c], still) for c in self.scarce))
+        return (keys, tuple(map(min, map(sub, self.scarce_sizes, self.scarce_used(used)), repeat(still))))
 
     def walk(self) -> None:
         """Every sequence, depth first (last class first), extended while its round asks for a card.
@@ -192,8 +206,15 @@ class _Enumerator:
         earlier one had is not played, nor anything below it: the earlier one found every decision, fact
         and failure it could, and first; only its count of leaves is added, and when every round is weighed,
         the weight of each fact vector below it. A marker on the stack notes those once all below a
-        sequence is done."""
+        sequence is done.
+
+        When every round is weighed, a sequence whose group is new but whose shape an earlier one had is not
+        played either: the earlier one's play said how the round goes on (it finished, and with which facts;
+        its last card varies in place, and which classes of it give which facts; or which hand draws next),
+        and the same holds for this one, weighed by its own cards left (`replay`). The first MEMO_ENTRIES shapes
+        are kept; when few are found again after PLAY_TRIAL lookups, the lookups stop (as in `known_leaves`)."""
         space, sizes, need = self.space, self.sizes, self.need
+        plays, replays = self.plays, self.weigh_all and self.group is not None
         stack: list[tuple] = [([], 1, tuple(() for _h in self.game.hands), (0,) * len(sizes))]
         while stack:
             item = stack.pop()
@@ -208,6 +229,7 @@ class _Enumerator:
                 return
             seq, weight, held, used = item  # used: the cards of each class in `seq`
             n = len(seq)
+            group = None
             if self.group is not None and held is not None:
                 group = self.group_of(used, held)
                 below = self.subtrees.get(group)
@@ -219,19 +241,26 @@ class _Enumerator:
                 stack.append((group, (space.leaves, dict(self.weights) if self.weigh_all else None)))
             drawer = self.game.deal_order[n] if n < need else None
             if n >= need:
-                self.drawn_by = {}
-                r = self.play(seq, used)
-                if r is None:
+                played = shape = None
+                if replays and group is not None:
+                    shape = self.shape_of(group[0], used)
+                    played = plays.get(shape)
+                    self.play_tries += 1
+                    if played is not None:
+                        self.play_hits += 1
+                    elif self.play_tries >= PLAY_TRIAL and 8 * self.play_hits < self.play_tries:
+                        replays = False  # the shapes tell rounds apart almost as finely as their cards
+                        plays.clear()
+                        self.play_tries = -1
+                if played is None:
+                    played = self.play_on(seq, used, weight)
+                    if replays and shape is not None and len(plays) < MEMO_ENTRIES:
+                        plays[shape] = played
+                else:
+                    self.replay(played, used, weight, n)
+                if played[0] != "draws":
                     continue
-                cards_used = self.oracle.cards_used(r)
-                if cards_used <= n:
-                    self.leaf(r, weight * self.go_on[n])
-                    continue
-                if cards_used == n + 1 and self.last_decision_at <= n:
-                    # the next card is the round's last and no rule looks at it: vary it in place
-                    self.last_cards(r, used, weight * self.go_on[n + 1])
-                    continue
-                drawer = self.drawn_by.get(n)
+                drawer = played[1]
             if n >= self.longest:
                 continue
             at = self.hand_index.get(drawer) if held is not None else None
@@ -240,6 +269,39 @@ class _Enumerator:
                     after = None if at is None else held[:at] + (held[at] + (c,),) + held[at + 1:]
                     more = used[:c] + (used[c] + 1,) + used[c + 1:]
                     stack.append((seq + [c], weight * (size - used[c]), after, more))
+
+    def play_on(self, seq: list[int], used: tuple[int, ...], weight: int) -> tuple:
+        """Play the round dealt from `seq` (at least the deal) and weigh what it gives; how it went on: ("failed",)
+        when it could not finish; ("finished", its fact vector) when `seq` finished it; ("last", ((class, fact
+        vector), ...)) when its last card, varied in place, finished it (the classes whose round failed left
+        out); ("draws", the hand) when that hand draws the next card, a rule looking at it."""
+        n = len(seq)
+        self.drawn_by = {}
+        r = self.play(seq, used)
+        if r is None:
+            return ("failed",)
+        cards_used = self.oracle.cards_used(r)
+        if cards_used <= n:
+            return ("finished", self.leaf(r, weight * self.go_on[n])[0])
+        if cards_used == n + 1 and self.last_decision_at <= n:
+            # the next card is the round's last and no rule looks at it: vary it in place
+            return ("last", self.last_cards(r, used, weight * self.go_on[n + 1]))
+        return ("draws", self.drawn_by.get(n))
+
+    def replay(self, played: tuple, used: tuple[int, ...], weight: int, n: int) -> None:
+        """Weigh a round so far of `n` cards (`used`: its cards of each class) that goes on as an earlier one of
+        its shape did (`played`, from `play_on`): the same leaves and facts, weighed by its own cards left."""
+        kind = played[0]
+        weights = self.weights
+        if kind == "finished":
+            self.space.leaves += 1
+            weights[played[1]] += weight * self.go_on[n]
+        elif kind == "last":
+            weight *= self.go_on[n + 1]
+            sizes = self.sizes
+            for c, vector in played[1]:
+                weights[vector] += weight * (sizes[c] - used[c])
+            self.space.leaves += len(played[1])
 
     def exact_returns(self) -> None:
         """Prefer the exact analysis (it tells ranks apart where a rule compares them; and unless `full`,
@@ -274,91 +336,12 @@ class _Enumerator:
                 self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
                 return None
 
-    def known_leaves(self, r) -> tuple[list, int, tuple[str, ...], dict] | None:
-        """For the leaves that vary the last card of `r`: (every hand's key, the last drawer's place, its
-        cards, the fact vector already found for each tuple of keys), or None when rounds are not grouped.
-
-        The facts of a finished round are what the rules read of its hands, which the hands' keys hold
-        (`hand_grouping`): a leaf whose keys an earlier leaf had, and whose round finished and was read
-        without a failure, has that leaf's facts. The vectors are kept per enumeration, the first
-        MEMO_ENTRIES of them; when keys are as fine as the cards themselves (few found after MEMO_TRIAL
-        lookups), the lookups stop: they would cost more than they save. Only when every round is weighed:
-        otherwise a leaf is read only until every fact has been seen (see `leaf`), and then costs no more
-        than the engine's outcome, which the lookup of its keys costs as much as (and the memo, filled by
-        reading leaves, would stay almost empty)."""
-        if self.group is None or self.last_drawer is None or self.memo_tries < 0 or not self.weigh_all:
-            return None
-        if self.memo_tries >= MEMO_TRIAL and 8 * self.memo_hits < self.memo_tries:
-            self.memo_tries = -1  # the keys tell leaves apart almost as finely as their cards: no more looking up
-            self.leaf_facts.clear()
-            self.card_keys.clear()
-            return None
-        hands = self.oracle.hands(r)
-        keys = [self.group(h, hands[h]) for h in self.game.hands]
-        at = self.hand_index[self.last_drawer]
-        return keys, at, tuple(hands[self.last_drawer][:-1]), self.leaf_facts
-
-    def last_cards(self, r, used: tuple[int, ...], weight: int) -> None:
-        """The leaves that differ from `r` only in its last card, dealt to the last hand that drew: one for
-        each class left in the shoe (`used`: the cards of each class before it), weighing `weight` times the
-        cards of the class left. Without a memo of leaf facts (see `known_leaves`), each is read here."""
-        known = self.known_leaves(r)
-        hand = self.last_drawer
-        if hand is None:
-            return
-        leaves = [(codes[used[c] % len(codes)], weight * (size - used[c]))
-                  for c, (codes, size) in enumerate(self.classes) if size - used[c] > 0]
-        if known is not None:
-            self.known_last_cards(r, hand, leaves, known)
-            return
-        with_last_card = self.oracle.with_last_card
-        for card, w in leaves:
-            try:
-                r = with_last_card(r, hand, card)
-            except RoundFailure as exc:
-                self.space.failures.setdefault(str(exc), self.describe(r))
-                continue
-            self.leaf(r, w)
-
-    def known_last_cards(self, r, hand: str, leaves: list[tuple[str, int]], known: tuple) -> None:
-        """`last_cards` with a memo of leaf facts (`known_leaves`): a leaf whose hands' keys an earlier leaf
-        had is weighed with its facts; the others are read and their facts kept."""
-        keys, at, before, vectors = known
-        card_keys, group, space, weights = self.card_keys, self.group, self.space, self.weights
-        tries = hits = 0
-        for card, weight in leaves:
-            cards = (hand, before, card)
-            key = card_keys.get(cards)
-            if key is None:
-                key = group(hand, [*before, card])
-                if len(card_keys) < MEMO_ENTRIES:
-                    card_keys[cards] = key
-            keys[at] = key
-            memo = tuple(keys)
-            vector = vectors.get(memo)
-            tries += 1
-            if vector is not None:
-                hits += 1
-                if self.weigh_all or self.unseen:
-                    weights[vector] += weight
-                continue
-            try:
-                r = self.oracle.with_last_card(r, hand, card)
-            except RoundFailure as exc:
-                space.failures.setdefault(str(exc), self.describe(r))
-                continue
-            vector = self.leaf(r, weight)
-            if vector is not None and len(vectors) < MEMO_ENTRIES:
-                vectors[memo] = vector
-        self.memo_tries += tries
-        self.memo_hits += hits
-        self.space.leaves += hits  # each found leaf is counted (the others by `leaf`)
-
-    def leaf(self, r, weight: int) -> tuple | None:
-        """Count and weigh one finished round; its fact vector when it was read without a failure."""
+    def leaf(self, r, weight: int) -> tuple[tuple | None, bool]:
+        """Count and weigh one finished round: (its fact vector, whether it was read without a failure); (None,
+        False) when it is not read (every fact seen, and not every round weighed)."""
         self.space.leaves += 1
         if not self.unseen and not self.weigh_all:
-            return None
+            return None, False
         vector, failures = self.oracle.facts(r)
         for message in failures:
             self.space.failures.setdefault(message, self.describe(r))
@@ -368,7 +351,7 @@ class _Enumerator:
             self.weights[vector] = weight
             self.examples[vector] = self.oracle.snapshot(r)
             self.unseen -= {i for i, holds in enumerate(vector) if holds}
-        return None if failures else vector
+        return vector, not failures
 
     def summarise(self) -> None:
         """Probabilities of every fact and expected returns, from the weight of each fact vector."""

@@ -89,6 +89,8 @@ def exact_mod(a, b):
     """The remainder of an exact division for spec formulas (its sign is the divisor's)."""
     if b == 0:
         raise EngineError("a formula took a remainder modulo zero")
+    if type(a) is int and type(b) is int:
+        return a % b  # Python's own remainder of whole numbers has the divisor's sign too
     value = Fraction(a) % b
     return value.numerator if value.denominator == 1 else value
 # ---- end exact_mod ----
