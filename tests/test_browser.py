@@ -40,8 +40,13 @@ from croupier.driver import pipeline
 
 # The binary itself: /usr/bin/chromium-headless-shell is a shell script that runs it without `exec`.
 CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
+# --enable-begin-frame-control: the compositor draws a frame only when a DevTools client asks for one (none here), so
+# no page is painted, rastered and composited to a screen nobody sees after each load and resize (the test's questions
+# force style and layout themselves; printing paints on its own path): Chromium's CPU over the pages 7.6 s -> 4.1 s
+# (renderer 5.7 -> 3.1, GPU process 0.9 -> 0.1). The 93 (page, width) facts are equal, byte for byte, and so are
+# the printed PDFs' lines and their pages rendered to bitmaps.
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--enable-begin-frame-control"]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 PHONES = (360, 390)
 WIDE = 1000  # the width the card tests read a page at
