@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import cache
 
 import opencc
 import pytest
@@ -39,8 +40,10 @@ def _skip(el) -> bool:
         or el.tag.rpartition("}")[2] in ("style", "script", "title", "head")
 
 
-def runs(doc) -> list[tuple[str, str]]:
-    """(text, language in force) of every piece of visible text in a parsed card, prose only."""
+@cache
+def runs(doc) -> tuple[tuple[str, str], ...]:
+    """(text, language in force) of every piece of visible text in a parsed card, prose only; walked once a tree
+    (`parse_strict` hands out one tree a text, and four tests read the runs of the same cards)."""
     out: list[tuple[str, str]] = []
 
     def walk(el, lang: str) -> None:
@@ -58,7 +61,7 @@ def runs(doc) -> list[tuple[str, str]]:
                 out.append((child.tail, lang))
 
     walk(doc, doc.get("lang"))
-    return out
+    return tuple(out)
 
 
 def html_cards() -> dict[str, str]:
