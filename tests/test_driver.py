@@ -110,6 +110,45 @@ def test_the_same_text_at_another_path_is_another_spec(resolves, specs, tmp_path
     assert len(resolves) == 2
 
 
+def project_copy(folder: Path, case_text: str) -> Path:
+    """A project of its own in `folder`: the repository's croupier.toml, two specs (a variant and its base) and
+    one case file; returns the variant."""
+    (folder / "spec").mkdir(parents=True)
+    (folder / "tests" / "cases").mkdir(parents=True)
+    shutil.copy(ROOT / "croupier.toml", folder / "croupier.toml")
+    for name in ("baccarat.rules", "baccarat_commission.rules"):
+        shutil.copy(ROOT / "spec" / name, folder / "spec" / name)
+    (folder / "tests" / "cases" / "baccarat.toml").write_text(case_text, encoding="utf-8")
+    return folder / "spec" / "baccarat_commission.rules"
+
+
+def test_a_copy_of_a_project_shares_the_work_of_the_same_texts(resolves, tmp_path, monkeypatch):
+    """Two copies of one project, in two folders: the variant of the second is resolved (which bases a file
+    extends depends on where it lies) and then finds the work of the first (its texts and display path are the
+    same, so are its game, engine, checks and files); case diagnostics, which name a case file by its path,
+    are the second copy's own."""
+    import croupier.backends.cards.render as render
+
+    rendered = []
+    real = render.render_cards
+    monkeypatch.setattr(render, "render_cards", lambda game, lang, *more: rendered.append(lang) or
+                        real(game, lang, *more))
+    cases = (ROOT / "tests" / "cases" / "baccarat.toml").read_text(encoding="utf-8")
+    a, b = project_copy(tmp_path / "a", cases), project_copy(tmp_path / "b", cases)
+    first, second = compile_spec(a, Level.ALL), compile_spec(b, Level.ALL)
+    assert resolves == ["baccarat_commission.rules"] * 2
+    assert first.ok and second.ok and first.spec == second.spec == "spec/baccarat_commission.rules"
+    assert second.game is first.game and second.engine is first.engine
+    assert second.artefacts == first.artefacts and "tests/test_baccarat_commission.py" in second.artefacts
+    assert len(rendered) == 3  # one card a language, for both copies
+    broken = "[[case]]\nid = 1\n"  # lacks its source, input and expect: a diagnostic naming the file
+    c, d = project_copy(tmp_path / "c", broken), project_copy(tmp_path / "d", broken)
+    third, fourth = compile_spec(c, Level.ALL), compile_spec(d, Level.ALL)
+    assert fourth.engine is first.engine
+    assert [x.span.file for x in third.diagnostics] == [str(tmp_path / "c" / "tests" / "cases" / "baccarat.toml")]
+    assert [x.span.file for x in fourth.diagnostics] == [str(tmp_path / "d" / "tests" / "cases" / "baccarat.toml")]
+
+
 def test_an_edited_base_recompiles_its_variant(resolves, specs):
     variant = specs / "baccarat_commission.rules"
     first = compile_spec(variant)

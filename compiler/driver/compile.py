@@ -5,9 +5,12 @@
     ALL      CHECKED and every artefact: engine file, cards, tests   build, check (staleness)
 
 `compile_spec(path, level)` is how every command compiles a spec (`pipeline` runs it over
-a tree). What it computes is kept under a content key: the display path, and the path and
-text of the spec and of every base it extends, behind `cache.versions()` (the compiler's
-version and digest, Lark's version). Never a game name, never a file's age.
+a tree). What it computes is kept under a content key: the display path, and the text of
+the spec and of every base it extends in order, behind `cache.versions()` (the compiler's
+version and digest, Lark's version). Never a game name, never a file's age, never the
+folder the project lies in: a base is shown beside its spec, so the display path and the
+texts decide the game, and a copy of a project (another clone, a worktree) finds what was
+kept for the same texts.
 
 - In process, the work done for a key is kept, so that a second request for the same
   content, at the same level or another, only does what is missing (`build` then `check`,
@@ -101,9 +104,7 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
             hit = _engine_from_disk(key, shown)
             if hit is not None:
                 return hit
-        work = _Work.resolve(name, shown, disk)
-        if work.key is not None:
-            cache.keep("compiled", work.key, work, disk=False)
+        work = _kept_or(_Work.resolve(name, shown, disk))
     return work.result(level, cases_dir, langs)
 
 
@@ -120,7 +121,20 @@ def resolved_work(path: str | Path, project: Project | None = None) -> _Work | N
         work = _Work.resolve(name, shown)
         if work.key is None:
             return None
-        cache.keep("compiled", work.key, work, disk=False)
+        work = _kept_or(work)
+    return work
+
+
+def _kept_or(work: _Work) -> _Work:
+    """The work kept in process under the key of a spec just resolved (the same texts shown alike, found at
+    another path, in a copy of the project), or else this work, now kept: what the first computed is not
+    computed again."""
+    if work.key is None:
+        return work
+    kept = cache.recall("compiled", work.key, disk=False)
+    if kept is not None:
+        return kept
+    cache.keep("compiled", work.key, work, disk=False)
     return work
 
 
@@ -145,7 +159,10 @@ def content_key(name: str, shown: str, disk: bool = True) -> str | None:
 
 
 def _key(shown: str, files: list[tuple[str, str]]) -> str:
-    return "spec " + cache.text_digest(json.dumps([shown, files]))
+    """The content key of a spec shown as `shown` whose (path, text) and its bases' are `files`, in order: the
+    display path and the texts only (each base's display path is its spec's folder and the name its text gives;
+    where the files lie on disk is left out, as `engine_identity` leaves it out of an engine's results)."""
+    return "spec " + cache.text_digest(json.dumps([shown, [text for _name, text in files]]))
 
 
 def _bases_key(name: str, text: str) -> str:
@@ -241,7 +258,8 @@ class _Work:
         self.engine_source = ""
         self.engine: types.ModuleType | None = None
         self.checks: dict[tuple[str, ...], list] = {}  # card languages → diagnostics of the checks
-        self.outputs: dict[str, tuple[list, dict[str, str]]] = {}  # cases and languages → (diagnostics, files)
+        # cases and languages → (case diagnostics, files, the cases folder they were read from)
+        self.outputs: dict[str, tuple[list, dict[str, str], str]] = {}
 
     @classmethod
     def resolve(cls, name: str, shown: str, disk: bool = True) -> _Work:
@@ -314,9 +332,18 @@ class _Work:
 
     @staticmethod
     def _which(cases_dir: Path | None, langs: tuple[str, ...]) -> str:
-        """The key of a build's artefacts: the cases folder, the card languages and the case files' texts."""
+        """The key of a build's artefacts: the card languages and the case files' names and texts (the files
+        built do not depend on where the cases folder lies; see `_kept`)."""
         case_files = sorted(cases_dir.glob("*.toml")) if cases_dir is not None and cases_dir.is_dir() else []
-        return json.dumps([str(cases_dir), langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+        return json.dumps([langs, [[p.name, cache.file_text(str(p))] for p in case_files]])
+
+    def _kept(self, cases_dir: Path | None, langs: tuple[str, ...]) -> tuple[list, dict[str, str]] | None:
+        """(case diagnostics, files) kept for these cases and languages; None when none are, or when the case
+        files had diagnostics (which name each file by its path) and were read from another folder."""
+        kept = self.outputs.get(self._which(cases_dir, langs))
+        if kept is None or kept[0] and kept[2] != str(cases_dir):
+            return None
+        return kept[0], kept[1]
 
     def settled(self, level: Level, cases_dir: Path | None, langs: tuple[str, ...]) -> bool:
         """Whether `result` at this level would compute nothing more (what a parallel build need not hand out)."""
@@ -326,7 +353,7 @@ class _Work:
             return False
         if level < Level.ALL or any(d.is_error for d in self.checks[langs]):
             return True
-        return self.engine is not None and self._which(cases_dir, langs) in self.outputs
+        return self.engine is not None and self._kept(cases_dir, langs) is not None
 
     def artefacts(self, cases_dir: Path | None, langs: tuple[str, ...]) -> tuple[list, dict[str, str]]:
         """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
@@ -336,8 +363,8 @@ class _Work:
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
         from croupier.semantics.cases import cases_for
 
-        which = self._which(cases_dir, langs)
-        if which not in self.outputs:
+        kept = self._kept(cases_dir, langs)
+        if kept is None:
             game = self.game
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
             files = {f"engines/{game.name}.py": self.engine_source}
@@ -351,8 +378,9 @@ class _Work:
                     files[f"cards/{game.name}.{lang}.{fmt}"] = text
             if cases:
                 files[f"tests/test_{game.name}.py"] = emit_conformance(game, self.shown, cases)
-            self.outputs[which] = (case_diags, files)
-        return self.outputs[which]
+            kept = case_diags, files
+            self.outputs[self._which(cases_dir, langs)] = (case_diags, files, str(cases_dir))
+        return kept
 
 
 def card_mathematics(game: Game, lang: str) -> dict | None:

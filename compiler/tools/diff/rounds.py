@@ -129,9 +129,17 @@ class Joint:
         self.slots = self.dealt + max(len(e_old.DRAWERS), len(e_new.DRAWERS))
         self.denominator = falling(self.cards, self.slots)
         self.decks = decks
+        self.known: dict = {}  # (version, classes held) -> that hand's facts (`hand_facts`)
 
     # ---- facts of hands -------------------------------------------------------------------------
     def hand_facts(self, v: int, held: tuple[int, ...]) -> tuple:
+        """The facts the rules of version v read of a hand holding these card classes, worked out once a hand."""
+        got = self.known.get((v, held))
+        if got is None:
+            got = self.known[(v, held)] = self._hand_facts(v, held)
+        return got
+
+    def _hand_facts(self, v: int, held: tuple[int, ...]) -> tuple:
         classes, modulus = self.classes, self.versions[v].modulus
         values = [classes[c][1 + v] for c in held]
         total = sum(values)
