@@ -406,12 +406,14 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
 
 def unwrap_methods(cls: type) -> None:
     """Give `cls` itself, for each method `v_args` wrapped in it or its bases, the function wrapped, and
-    record the methods in `cls.RULES` (rule methods and helpers alike: a grammar rule is looked up there)."""
+    record the methods in `cls.RULES` (rule methods and helpers alike: a grammar rule is looked up there;
+    not `transform`, which `v_args` wraps too, being defined here)."""
     cls.RULES = {}
     for name in _wrapped_methods(cls):
         wrapped = next(vars(c)[name] for c in cls.__mro__ if name in vars(c))
         setattr(cls, name, wrapped.base_func)
-        cls.RULES[name] = wrapped.base_func
+        if not hasattr(Transformer, name):
+            cls.RULES[name] = wrapped.base_func
 
 
 unwrap_methods(BuildAst)
