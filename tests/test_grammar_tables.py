@@ -61,6 +61,9 @@ def test_the_parser_is_loaded_from_the_tables():
     if grammar_tables_data.LARK_VERSION == lark.__version__:
         assert loaded is not None and loaded.source_path == "<deserialized>"
         assert parser().source_path == "<deserialized>"
+        # its LALR loop is `lalr_driver`'s (the parser built from the grammar, compared with it below, Lark's)
+        from croupier.syntax.lalr_driver import Parser
+        assert type(loaded.parser.parser.parser) is Parser and type(built_parser().parser.parser.parser) is not Parser
     else:
         assert loaded is None
 

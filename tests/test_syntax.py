@@ -114,3 +114,41 @@ def test_garbage_never_raises():
         spec, diags = parse_text(text, "junk.rules")
         assert isinstance(spec, ast.SpecFile)
         assert all(d.span.line >= 1 and d.span.column >= 1 for d in diags)
+
+
+def test_the_syntax_tree_is_built_as_lark_transforms_it():
+    """`BuildAst` calls its rules' methods itself (Lark's `v_args` wrappers taken off the class): on every spec
+    of the repository it builds what Lark's `Transformer.transform` builds through those wrappers, to the last
+    span, with the same diagnostics; and a method's error reaches the caller as Lark's `VisitError`."""
+    import pytest
+    from conftest import ROOT
+    from lark import Transformer, v_args
+    from lark.exceptions import VisitError
+
+    from croupier.syntax.build_ast import BuildAst
+    from croupier.syntax.parser import parser
+
+    class LarkWay(BuildAst):
+        transform = Transformer.transform
+
+    for name, function in BuildAst.RULES.items():
+        setattr(LarkWay, name, v_args(meta=True)(function))
+    specs = sorted(p for p in ROOT.rglob("*.rules") if ".git" not in p.parts)
+    built = 0
+    for path in specs:
+        try:
+            tree = parser().parse(path.read_text(encoding="utf-8").replace("\r\n", "\n"))
+        except Exception:  # noqa: BLE001 - a golden spec of a syntax error: nothing to build
+            continue
+        ours, lark_way = BuildAst(str(path)), LarkWay(str(path))
+        assert repr(ours.transform(tree)) == repr(lark_way.transform(tree)), path
+        assert ours.diagnostics == lark_way.diagnostics, path
+        built += 1
+    assert built > 80 and "label_item" in BuildAst.RULES and "span" in BuildAst.RULES
+
+    class Broken(BuildAst):
+        RULES = {**BuildAst.RULES, "game": lambda self, meta, children: 1 / 0}
+
+    with pytest.raises(VisitError) as raised:
+        Broken("x.rules").transform(parser().parse('game g "G"\n'))
+    assert raised.value.rule == "game" and isinstance(raised.value.orig_exc, ZeroDivisionError)

@@ -6,6 +6,7 @@ from fractions import Fraction
 from functools import cache
 
 from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import GrammarError, VisitError
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
@@ -26,16 +27,37 @@ def _wrapped_methods(cls: type) -> tuple[str, ...]:
 
 @v_args(meta=True)
 class BuildAst(CardsBuilder, BetsBuilder, Transformer):
-    """Build `ast` nodes; anything odd becomes a diagnostic, never an exception."""
+    """Build `ast` nodes; anything odd becomes a diagnostic, never an exception.
+
+    Every method is `v_args(meta=True)` (each rule's method takes the node's meta and its transformed
+    children). `unwrap_methods` below replaces Lark's wrappers on this class by the functions they wrap (Lark
+    makes a new wrapper each time one is looked up, through `functools.update_wrapper`), and `transform` calls
+    a rule's method with the meta itself, as Lark's `Transformer` does through the wrapper: the same calls,
+    the same `VisitError` around what a method raises, `__default__` for a rule without a method."""
+
+    RULES: dict[str, object] = {}  # rule name → its method's function (filled by `unwrap_methods`)
 
     def __init__(self, path: str) -> None:
         super().__init__()
         self.path = path
         self.diagnostics: list[Diagnostic] = []
-        # `v_args` wraps each rule's method anew every time it is looked up (once per node of the tree): the
-        # wrapped methods are looked up once here, and Lark finds them on the instance, the same wrappers
-        for name in _wrapped_methods(type(self)):
-            setattr(self, name, getattr(self, name))
+
+    def transform(self, tree: Tree):
+        """The tree transformed bottom-up, as Lark's `Transformer.transform` (no method returns `Discard`,
+        and no method is named after a token's type, so a token stays itself)."""
+        return self._node(tree)
+
+    def _node(self, tree: Tree):
+        children = [self._node(c) if isinstance(c, Tree) else c for c in tree.children]
+        method = self.RULES.get(tree.data)
+        if method is None:
+            return self.__default__(tree.data, children, tree.meta)
+        try:
+            return method(self, tree.meta, children)
+        except GrammarError:
+            raise
+        except Exception as exc:
+            raise VisitError(tree.data, tree, exc) from exc
 
     # ---- helpers --------------------------------------------------------------
     def span(self, meta) -> Span:
@@ -380,3 +402,18 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
 
     def __default__(self, data, children, meta):
         return Tree(data, children, meta)
+
+
+def unwrap_methods(cls: type) -> None:
+    """Give `cls` itself, for each method `v_args` wrapped in it or its bases, the function wrapped, and
+    record the methods in `cls.RULES` (rule methods and helpers alike: a grammar rule is looked up there;
+    not `transform`, which `v_args` wraps too, being defined here)."""
+    cls.RULES = {}
+    for name in _wrapped_methods(cls):
+        wrapped = next(vars(c)[name] for c in cls.__mro__ if name in vars(c))
+        setattr(cls, name, wrapped.base_func)
+        if not hasattr(Transformer, name):
+            cls.RULES[name] = wrapped.base_func
+
+
+unwrap_methods(BuildAst)

@@ -226,7 +226,9 @@ def compact_tables_parser():
     each state's actions made at once, in Lark's order (shifts, then reductions), where Lark's own
     `deserialize` would read them from the dicts `decode` first makes, a second pass over every state."""
     from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
-    from lark.parsers.lalr_parser import LALR_Parser, _Parser
+    from lark.parsers.lalr_parser import LALR_Parser
+
+    from croupier.syntax.lalr_driver import Parser
 
     class CompactTablesParser(LALR_Parser):
         @classmethod
@@ -239,7 +241,7 @@ def compact_tables_parser():
                 states[number] = actions
             inst = cls.__new__(cls)
             inst._parse_table = IntParseTable(states, data["start_states"], data["end_states"])
-            inst.parser = _Parser(inst._parse_table, callbacks, debug)
+            inst.parser = Parser(inst._parse_table, callbacks, debug)
             return inst
 
     return CompactTablesParser

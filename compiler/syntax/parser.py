@@ -381,8 +381,9 @@ def check_text(text: str, path: str) -> list[Diagnostic]:
 def expression_too_deep(tree: Tree, path: str) -> Diagnostic | None:
     """The first expression nested more than `MAX_EXPR_DEPTH` operators deep, walked without recursion."""
     stack: list[tuple[Tree, int]] = [(tree, 0)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, depth = stack.pop()
+        node, depth = pop()
         if node.data in EXPR_RULES:
             depth += 1
             if depth > MAX_EXPR_DEPTH:
@@ -390,7 +391,9 @@ def expression_too_deep(tree: Tree, path: str) -> Diagnostic | None:
                 return error("E0005", f"this expression nests more than {MAX_EXPR_DEPTH} operators deep",
                              Span(path, line, column), "name a part of it with `event` or `let`, or drop "
                              "doubled operators such as `not not`")
-        stack.extend((child, depth) for child in node.children if isinstance(child, Tree))
+        for child in node.children:
+            if isinstance(child, Tree):
+                push((child, depth))
     return None
 
 
