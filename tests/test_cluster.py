@@ -1,7 +1,7 @@
 """`simulate --scheduler`: a Dask cluster plays the same run as the local path, tally for tally.
 
 A `LocalCluster` of two worker processes is started here; `croupier simulate` runs
-as a subprocess against its scheduler, and its JSON report must equal, field for
+as a subprocess against its scheduler (a second run's client is the command's `main` here), and its JSON report must equal, field for
 field, the one of `--workers 1` on this machine (all but the timing, the number of
 workers and the scheduler's address). The local run, the reference, goes through the
 same command's `main` in this process: the process under test is the cluster's client.
@@ -51,7 +51,9 @@ def without_machine_fields(out: str) -> dict:
 
 def simulate(*args: str) -> dict:
     """The report of `croupier simulate ARGS --json` run as a new process."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # the child keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE set or not here), as cli_run's children do
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "simulate", *args, "--json"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -74,12 +76,18 @@ def client(spec: Path):
     return c.game, c.engine_source, SpecTexts.of(c.sources, c.spec)
 
 
-@pytest.mark.parametrize("args", [
-    ("spec/baccarat_commission.rules", "--shoes", "40", "--seed", "7"),  # a variant: its base travels as text
-    ("spec/ten_and_a_half_banker.rules", "--tables", "300", "--players", "4"),
+@pytest.mark.parametrize("args, client_process", [
+    (("spec/baccarat_commission.rules", "--shoes", "40", "--seed", "7"), True),  # a variant: its base travels as text
+    (("spec/ten_and_a_half_banker.rules", "--tables", "300", "--players", "4"), False),
 ])
-def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args, capsys, monkeypatch):
-    remote = simulate(*args, "--scheduler", scheduler)
+def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args, client_process, capsys, monkeypatch):
+    """The first run's client is a process of its own (its exit code, its stderr without a traceback, its JSON
+    on stdout); the second's is the same command's `main` in this process (a client of the same scheduler and
+    workers, which remain processes of their own), sparing a child's start and its import of distributed."""
+    if client_process:
+        remote = simulate(*args, "--scheduler", scheduler)
+    else:
+        remote = simulate_here(capsys, monkeypatch, *args, "--scheduler", scheduler)
     local = simulate_here(capsys, monkeypatch, *args, "--workers", "1")
     assert remote == local
     assert remote.get("shoes", remote.get("tables")) == int(args[2])
