@@ -167,6 +167,9 @@ class ClosingLark(LarkStrategy):
                     need[name], changed = 1 + best, True
         self.need = need
         self.options = {k: [(e, self.need_of(e, need)) for e in v] for k, v in self.expansions.items()}
+        self.deepest = {k: max(n for _e, n in v) for k, v in self.options.items()}
+        self.choices: dict[tuple[str, int], tuple] = {}  # `choices_at`'s answers, made once
+        self.ignored = st.sampled_from(self.ignored_symbols) if self.ignored_symbols else None
 
     @staticmethod
     def need_of(expansion, need: dict[str, int]) -> int:
@@ -186,18 +189,37 @@ class ClosingLark(LarkStrategy):
         span = data.depth < self.SPANS
         if span:
             data.start_span(self.rule_label(symbol.name))
-        fits = [(e, n) for e, n in self.options[symbol.name] if level + 1 + n <= MAX_DEPTH]
-        least = min(n for _e, n in fits)
-        closing = [e for e, n in fits if n == least]
-        if len(closing) < len(fits) and data.draw_boolean(min(self.CLOSE + level / MAX_DEPTH, 0.99)):
-            expansion = data.draw(st.sampled_from(closing))
+        closes, closing, fitting = self.choices_at(symbol.name, level)
+        if closes and data.draw_boolean(min(self.CLOSE + level / MAX_DEPTH, 0.99)):
+            expansion = data.draw(closing)
         else:
-            expansion = data.draw(st.sampled_from([e for e, _n in fits]))
+            expansion = data.draw(fitting)
         for e in expansion:
             self.draw_at(data, e, state, level + 1)
             self.gen_ignore(data, state)
         if span:
             data.stop_span()
+
+    def choices_at(self, name: str, level: int) -> tuple:
+        """(whether some expansions close sooner than others, a draw among those, a draw among all) of the
+        expansions of rule `name` that fit at `level`: those whose least depth n keeps level + 1 + n within
+        MAX_DEPTH. Which fit depends on the room left only up to the rule's deepest n, so the strategies
+        (`sampled_from` of the same lists, in the same order: the same draws) are made once per rule and room,
+        not at every draw, where making and validating them was a fifth of the test."""
+        room = min(MAX_DEPTH - level - 1, self.deepest[name])
+        got = self.choices.get((name, room))
+        if got is None:
+            fits = [(e, n) for e, n in self.options[name] if n <= room]
+            least = min(n for _e, n in fits)
+            closing = [e for e, n in fits if n == least]
+            got = self.choices[name, room] = (len(closing) < len(fits), st.sampled_from(closing),
+                                               st.sampled_from([e for e, _n in fits]))
+        return got
+
+    def gen_ignore(self, data, draw_state: list[str]) -> None:
+        """`LarkStrategy.gen_ignore`, drawing the ignored symbol from a strategy made once."""
+        if self.ignored is not None and data.draw_boolean(1 / 4):
+            self.draw_symbol(data, data.draw(self.ignored), draw_state)
 
 
 @st.composite
