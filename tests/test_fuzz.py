@@ -304,8 +304,24 @@ class SharedBases(Loader):
         return game, list(diags)
 
 
+COMPILED: dict[tuple[str, str, bool], list] = {}  # (path, text, checks) -> the diagnostics of `compile_text`
+
+
 def compile_text(path: str, text: str, checks: bool) -> list:
-    """Run the compiler on spec text as far as it goes; return its diagnostics (it must not raise)."""
+    """Run the compiler on spec text as far as it goes; return its diagnostics (it must not raise).
+
+    A text this process already compiled at the same path, the same way, is not compiled again: the compiler
+    is a function of its input, and Hypothesis draws the same text again often (one mutant in five of the
+    real specs'); its diagnostics, kept, are checked again as the test's own."""
+    key = (path, text, checks)
+    if key not in COMPILED:
+        COMPILED[key] = compile_afresh(path, text, checks)
+    return list(COMPILED[key])
+
+
+def compile_afresh(path: str, text: str, checks: bool) -> list:
+    """`compile_text`'s work: parse and resolve (the unmutated bases shared), then the checks if asked, and the
+    engine's source when nothing is an error."""
     loader = SharedBases()
     game, diags = loader.load(path, text)
     diags = list(diags)
