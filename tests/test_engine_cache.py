@@ -160,11 +160,55 @@ def test_a_damaged_entry_is_a_miss_not_an_error(compiles, specs, tmp_path):
     assert len(compiles) == 2
 
 
-def test_a_seat_game_is_resolved_for_its_model(compiles):
-    spec = str(ROOT / "spec" / "ten_and_a_half.rules")
-    first = analyze(spec)
-    assert analyze(spec) == first
-    assert len(compiles) == 2  # the seat analysis reads the game model, which is never on disk
+@pytest.fixture
+def seat_runs(monkeypatch) -> list[str]:
+    """A list that grows by one threshold per seat report actually computed (`seat.seat_report`)."""
+    from croupier.tools.analysis import seat
+
+    runs: list[str] = []
+    real = seat.seat_report
+
+    def counting(sa, t):
+        runs.append(str(t))
+        return real(sa, t)
+
+    monkeypatch.setattr(seat, "seat_report", counting)
+    return runs
+
+
+def analyze_out(*args: str) -> str:
+    """What `croupier analyze ARGS` prints, run as a new process would run it: nothing kept in memory."""
+    cache.forget()
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["analyze", *args]) == 0
+    return out.getvalue()
+
+
+def test_a_seat_game_second_run_computes_nothing_and_prints_the_same(compiles, seat_runs):
+    spec = str(ROOT / "spec" / "ten_and_a_half_banker.rules")
+    computed = analyze_out(spec, "--json")
+    text = analyze_out(spec)  # the report the JSON run kept
+    assert compiles == [spec] and seat_runs == ["8"]
+    assert analyze_out(spec, "--json") == computed and analyze_out(spec) == text  # byte for byte
+    assert compiles == [spec] and seat_runs == ["8"]  # neither parsed, resolved nor analysed again
+    data = json.loads(computed)
+    assert data["game"] == "ten_and_a_half_banker" and data["banker_game"]["tables"]
+    assert text.startswith("Ten and a half (banker game): one hand, hitting while the total is below 8\n")
+    other = analyze_out(spec, "--threshold", "7")  # another threshold: another report, computed and printed
+    assert seat_runs == ["8", "7"] and compiles == [spec] and "below 7\n" in other and other != text
+    assert analyze_out(spec, "--threshold", "7") == other and seat_runs == ["8", "7"]
+
+
+def test_a_damaged_seat_report_is_a_miss(compiles, seat_runs, tmp_path):
+    spec = str(ROOT / "spec" / "ten_and_a_half_banker.rules")
+    expected = analyze(spec)
+    (entry,) = (tmp_path / "cache" / "v2" / "seat-report").iterdir()
+    entry.write_bytes(entry.read_bytes().replace(b'"threshold":"8"', b'"threshold":"9"', 1))  # its HMAC fails
+    assert analyze(spec) == expected
+    assert seat_runs == ["8", "8"] and compiles == [spec]  # the engine still came from the disk cache
+    assert analyze(spec) == expected  # rewritten by the second run
+    assert seat_runs == ["8", "8"]
 
 
 def test_in_one_process_the_spec_is_compiled_once(compiles, specs, monkeypatch):

@@ -63,19 +63,24 @@ def cmd_analyze(args) -> int:
         known = analysed_before(args)
         if known is not None:
             return known
-        c = compiled_or_exit(args.spec, model=False)  # a dealt round's engine may come from the disk cache
+        c = compiled_or_exit(args.spec, model=False)  # the engine (and its facts) may come from the disk cache
         if not c.facts["seat_game"]:
             return dealt_round(args, c)
     from croupier.tools.analysis.seat import cmd_seat  # a seat game's survey runs long: the collector runs
+    from croupier.tools.analysis.seat_facts import inputs_of, seat_inputs
 
-    c = compiled_or_exit(args.spec)  # the seat analysis reads the game model too
-    return cmd_seat(c.game, c.engine, args)
+    facts = c.facts  # the model's part of the analysis is in the facts, else read from the model
+    if inputs_of(facts) is None:
+        c = compiled_or_exit(args.spec)
+        facts = {**c.facts, "seat": seat_inputs(c.game)}
+    return cmd_seat(args, c.engine, facts)
 
 
 def analysed_before(args) -> int | None:
     """Print the analysis of a dealt round that the disk cache holds for the spec's content as it is now
     and for every deck count asked (kept by an earlier `analyze`, `check` or `build` with this compiler),
-    without compiling anything; None, having printed nothing, when any part is missing."""
+    or a seat game's report kept by an earlier `analyze` (`seat.recalled_seat`), without compiling
+    anything; None, having printed nothing, when any part is missing."""
     from croupier.paths import cache_dir
 
     if cache_dir() is None:  # no disk cache: nothing from an earlier process to find
@@ -88,6 +93,10 @@ def analysed_before(args) -> int | None:
     if entry is None:
         return None
     facts, source = entry
+    if facts.get("seat_game"):
+        from croupier.tools.analysis.seat import recalled_seat
+
+        return recalled_seat(args, facts, source)
     decks = facts.get("decks") if args.decks is None else args.decks
     if facts.get("seat_game") or not isinstance(facts.get("analysis"), str) or not isinstance(decks, int):
         return None

@@ -196,15 +196,18 @@ def _record_chain(game: Game, sources: dict[str, str], opened: dict[str, str], d
 
 def game_facts(game: Game, source: str, shown: str) -> dict:
     """What the commands print of a game besides its engine's answers (kept with the engine's source),
-    with the source of the engine's analysis companion for a dealt round (text, compiled when used)."""
+    with the source of the engine's analysis companion for a dealt round (text, compiled when used) and,
+    for a seat game, what its analysis reads of the model (`seat_facts.seat_inputs`)."""
     from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
+    from croupier.tools.analysis.seat_facts import seat_inputs
 
     return {"name": game.name, "label": game.labels.get("en", game.name),
             "dealt_round": game.is_dealt_round, "seat_game": game.is_seat_game,
             "decks": game.shoe.decks if game.shoe is not None else None,
             "rounded": [b.name for b in game.bets.values() if any(p.rounding for w in b.wins for p in w.payouts())],
             "digest": cache.text_digest(source),
-            "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None}
+            "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None,
+            "seat": seat_inputs(game) if game.is_seat_game else None}
 
 
 def engine_entry(path: str | Path) -> tuple[dict, str] | None:

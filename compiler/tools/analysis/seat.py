@@ -23,12 +23,15 @@ import json
 import sys
 from fractions import Fraction
 
+from croupier.cache import cached, from_data, recall
 from croupier.tools.analysis.report import dec, pct
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
+from croupier.tools.analysis.seat_facts import inputs_of, separable, stake_of
 from croupier.tools.analysis.seat_pairs import UNIT_COINS, PairSettler
 from croupier.tools.analysis.seat_removal import NotGiven, second_seat_results
 
-__all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "cmd_seat", "separable"]
+__all__ = ["UNIT_COINS", "SeatAnalysis", "stake_of", "seat_report", "seat_figures", "cmd_seat", "recalled_seat",
+           "separable"]
 
 
 class SeatAnalysis:
@@ -172,28 +175,6 @@ TABLES_WHY = ("k players: k times one player, exactly: each settles with the ban
               "player are dealt like the first two hands, the deck never running out")
 
 
-def stake_of(game) -> str | None:
-    """The table formula every player stakes against the banker, as the spec declares it (or None)."""
-    return game.settlement.stake if game.settlement is not None else None
-
-
-def separable(game) -> bool:
-    """Whether a player's settlement with the banker reads nothing of the others': `paid` appears only in a
-    `coins(X) - paid(X)` cap (which coins too many to bind leave open)."""
-    from croupier.semantics.expr import expr_text
-
-    s = game.settlement
-    if s is None:
-        return False
-    for cl in s.clauses:
-        for e in (cl.expr, cl.unless):
-            text = expr_text(e) if e is not None else ""
-            capped = sum(text.count(f"coins({r}) - paid({r})") for r in ("winner", "loser", "banker", "player"))
-            if text.count("paid(") > capped:
-                return False
-    return True
-
-
 def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
     """The JSON report: one hand at threshold t, every threshold's expected multiplier and expected result
     against the banker (or one opponent) hitting below t, the best threshold, and the banker's edge."""
@@ -225,28 +206,88 @@ def seat_report(sa: SeatAnalysis, t: Fraction) -> dict:
     return out
 
 
-def cmd_seat(game, engine, args) -> int:
-    """`croupier analyze` for a seat game."""
-    t = game.policy_threshold
+def seat_key(t: Fraction, stake: str | None, separable: bool, identity: str) -> str:
+    """The cache key of a seat game's report: everything it is computed from. The engine's identity
+    (`loader.engine_identity`) covers the deck (its DECKS, PER_DECK and card codes), the values, hand
+    types, rankings and settlement; the threshold, the staked formula and separability come from the model."""
+    return json.dumps([str(t), stake, separable, identity])
+
+
+def _figures(data) -> dict:
+    """A cached seat report read back (`from_data`), refused (a miss) unless of the shape `seat_figures` keeps."""
+    value = from_data(data)
+    if not isinstance(value["report"], dict) or not (value["missing"] is None or isinstance(value["missing"], str)):
+        raise TypeError("not a seat report")
+    return value
+
+
+def seat_figures(engine, t: Fraction, stake: str | None, separable: bool) -> dict:
+    """{"report": `seat_report` at threshold t, "missing": why the results against the other seat are not
+    given, or None}, kept in the cache (data only) under `seat_key`: a second `analyze` of an unchanged
+    game computes nothing. A module the engine loader did not load (no SOURCE_DIGEST) is not cached."""
+    def compute() -> dict:
+        sa = SeatAnalysis(engine, t, stake, separable)  # the report reads only the threshold it is asked for
+        report = seat_report(sa, t)
+        return {"report": report, "missing": sa.missing}
+
+    digest = getattr(engine, "SOURCE_DIGEST", None)
+    if digest is None:
+        return compute()
+    return cached("seat-report", seat_key(t, stake, separable, digest), compute, decode=_figures)
+
+
+def threshold_asked(args, default: Fraction | None) -> Fraction | str:
+    """The threshold `--threshold` names, else the spec's policy; or why there is none (a message)."""
     if args.threshold is not None:
         try:
-            t = Fraction(args.threshold)
+            return Fraction(args.threshold)
         except (ValueError, ZeroDivisionError):
-            print(f"croupier: --threshold must be a number, not {args.threshold!r}", file=sys.stderr)
-            return 2
-    if t is None:
-        print("croupier: the spec states no `policy hit while total < T`; give --threshold", file=sys.stderr)
+            return f"--threshold must be a number, not {args.threshold!r}"
+    if default is None:
+        return "the spec states no `policy hit while total < T`; give --threshold"
+    return default
+
+
+def recalled_seat(args, facts: dict, source: str) -> int | None:
+    """Print the seat report that the disk cache holds for this engine's source and what the command asks,
+    without analysing anything; None, having printed nothing, when there is none (or the options are bad:
+    `cmd_seat` says why)."""
+    from croupier.backends.engine.loader import engine_identity
+
+    inputs = inputs_of(facts)
+    if inputs is None:
+        return None
+    default, stake, sep = inputs
+    t = threshold_asked(args, default)
+    if isinstance(t, str):
+        return None
+    got = recall("seat-report", seat_key(t, stake, sep, engine_identity(source)), decode=_figures)
+    return None if got is None else print_seat(args, facts, got)
+
+
+def cmd_seat(args, engine, facts: dict) -> int:
+    """`croupier analyze` for a seat game, from its engine and its facts (`seat_facts.seat_inputs` among them)."""
+    default, stake, sep = inputs_of(facts)
+    t = threshold_asked(args, default)
+    if isinstance(t, str):
+        print(f"croupier: {t}", file=sys.stderr)
         return 2
-    sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
     try:
-        data = {"game": game.name, **seat_report(sa, t)}
+        figures = seat_figures(engine, t, stake, sep)
     except engine.EngineError as exc:
-        print(f"croupier: cannot analyse {game.name}: {exc} (`croupier check` reports such hands)", file=sys.stderr)
+        print(f"croupier: cannot analyse {facts['name']}: {exc} (`croupier check` reports such hands)",
+              file=sys.stderr)
         return 1
+    return print_seat(args, facts, figures)
+
+
+def print_seat(args, facts: dict, figures: dict) -> int:
+    """Print a seat report (`seat_figures`) as text or JSON."""
+    data = {"game": facts["name"], **figures["report"]}
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    lines = [f"{game.labels.get('en', game.name)}: one hand, hitting while the total is below {data['threshold']}"]
+    lines = [f"{facts['label']}: one hand, hitting while the total is below {data['threshold']}"]
     lines += [f"  {k:<16} {pct(Fraction(p)):>12}" for k, p in data["types"].items()]
     lines += ["", "Totals"] + [f"  {k:>5} {pct(Fraction(p)):>12}" for k, p in data["totals"].items()]
     lines += ["", f"Expected multiplier: {data['expected_multiplier'][:10]}", "", "By threshold (expected multiplier)"]
@@ -256,8 +297,8 @@ def cmd_seat(game, engine, args) -> int:
         lines += [f"  < {k:>5}  {pct(Fraction(v)):>12}" for k, v in data["expected_result"].items()]
         lines.append(f"Best threshold (highest expected result against {data['against']}): "
                      f"{data['best_threshold']}")
-    elif sa.missing:
-        lines += ["", f"Results against {data['against']} and the best threshold: {sa.missing}"]
+    elif figures["missing"]:
+        lines += ["", f"Results against {data['against']} and the best threshold: {figures['missing']}"]
     else:
         lines += ["", f"Results against {data['against']} and the best threshold: not computed, a ranking by the "
                   "top card over classes that interleave cannot be settled class by class"]
