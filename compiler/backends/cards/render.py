@@ -8,8 +8,10 @@ new-style gettext so that placeholders are escaped like any other value.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
@@ -92,7 +94,7 @@ def mark_scripts(ctx, text) -> Markup:
 
 def _python_text(data) -> str:
     if not isinstance(data, str):
-        raise TypeError("not template source")
+        raise TypeError("not text")
     return data
 
 
@@ -135,8 +137,45 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     return env
 
 
-def render_view(view: dict, fmt: str) -> str:
-    """Render a card view as `md` or `html`."""
+@cache
+def _libraries() -> str:
+    """What a card's text depends on besides its view and the compiler's own files (templates, catalogs and
+    code: in every cache key already): the versions of the libraries that translate, escape and name the
+    languages."""
+    return "\0".join(f"{name} {metadata.version(name)}" for name in ("jinja2", "markupsafe", "babel"))
+
+
+def _plain_json(value) -> bool:
+    """Whether a value is made only of dicts with string keys, lists, str, int, bool and None, each of exactly
+    that type (no tuple, no Markup, no subclass): what its JSON text gives back unchanged, to the last type."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain_json(v) for k, v in value.items())
+    if kind is list:
+        return all(_plain_json(v) for v in value)
+    return kind is str or kind is int or kind is bool or value is None
+
+
+def view_key(view: dict) -> str | None:
+    """The key a card's texts are kept under in Croupier's cache: the view itself (its JSON text, in order)
+    with the libraries; None when the view is not plain JSON data (its cards are then always rendered)."""
+    if not _plain_json(view):
+        return None
+    return f"{_libraries()}\0{json.dumps(view, ensure_ascii=False)}"
+
+
+def render_view(view: dict, fmt: str, key: str | None = "") -> str:
+    """Render a card view as `md` or `html` (`key`: the view's `view_key`, when the caller has it). The text
+    is kept in Croupier's cache under the view: a later build whose view of a card is the same to the last
+    value reads the card instead of rendering it again."""
+    if key == "":
+        key = view_key(view)
+    if key is None:
+        return _render(view, fmt)
+    return cached("card", f"{fmt}\0{key}", lambda: _render(view, fmt), encode=_python_text, decode=_python_text)
+
+
+def _render(view: dict, fmt: str) -> str:
     env = environment(fmt == "html", view["lang"])
     text = env.get_template(f"card.{fmt}.j2").render(**view)
     if fmt == "md":
@@ -157,7 +196,8 @@ def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType
     """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}
     (`math`: the mathematics section, see `card_view`)."""
     view = card_view(game, lang, examples, engine, langs, math)
-    return {fmt: render_view(view, fmt) for fmt in ("md", "html")}
+    key = view_key(view)
+    return {fmt: render_view(view, fmt, key) for fmt in ("md", "html")}
 
 
 def render_markdown(game: Game, lang: str, examples: list[Case], math: dict | None = None) -> str:
