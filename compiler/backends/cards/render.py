@@ -92,6 +92,49 @@ def mark_scripts(ctx, text) -> Markup:
                            for run, code in script_runs(text, lang, hints))
 
 
+# The small pieces every card repeats (a citation, a hand of cards, a line of words and cards), as template
+# globals in Python rather than Jinja macros (a macro call costs more than the markup it makes); each gives
+# the text its macro gave, escaped by the same filters (`t` in HTML, `md` in Markdown).
+@jinja2.pass_context
+def html_cite(ctx, c) -> Markup:
+    """` [source]` after a rule (nothing when it has none)."""
+    return Markup(' <span class="cite">[%s]</span>') % mark_scripts(ctx, c) if c else Markup("")
+
+
+@jinja2.pass_context
+def html_chips(ctx, cards) -> Markup:
+    """A hand of cards: one chip a card, red, joker and unused (left over by the round) marked."""
+    chips = [Markup('<span class="pc%s%s%s" data-card="%s">%s%s</span>') % (
+        " red" if c["red"] else "", " joker" if c["joker"] else "", " unused" if c.get("unused") else "",
+        c["code"], mark_scripts(ctx, c["rank"]), c["suit"]) for c in cards]
+    return Markup('<span class="hand">%s</span>') % Markup("").join(chips)
+
+
+@jinja2.pass_context
+def html_line(ctx, parts) -> Markup:
+    """A line of a worked example: its parts (words, or cards), each after a space when it says so."""
+    out = []
+    for part in parts:
+        if part["space"]:
+            out.append(" ")
+        out.append(html_chips(ctx, part["cards"]) if "cards" in part
+                   else Markup('<span class="seg">%s</span>') % mark_scripts(ctx, part["text"]))
+    return Markup("").join(out)
+
+
+def md_cite(c) -> str:
+    return f" \\[{md_escape(c)}\\]" if c else ""
+
+
+def md_chips(cards) -> str:
+    return " ".join(md_escape(f"{c['rank']}{c['suit']}") for c in cards)
+
+
+def md_line(parts) -> str:
+    return "".join((" " if part["space"] else "") + (md_chips(part["cards"]) if "cards" in part else md_escape(part["text"]))
+                   for part in parts)
+
+
 def _python_text(data) -> str:
     if not isinstance(data, str):
         raise TypeError("not text")
@@ -134,6 +177,8 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     env.filters["mdcode"] = md_code
     env.filters["t"] = mark_scripts
     env.globals["lang_names"] = LANG_NAMES
+    env.globals.update({"cite": html_cite, "chips": html_chips, "line": html_line} if autoescape else
+                       {"cite": md_cite, "chips": md_chips, "line": md_line})
     return env
 
 
