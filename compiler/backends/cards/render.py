@@ -193,12 +193,20 @@ def _libraries() -> str:
 def _plain_json(value) -> bool:
     """Whether a value is made only of dicts with string keys, lists, str, int, bool and None, each of exactly
     that type (no tuple, no Markup, no subclass): what its JSON text gives back unchanged, to the last type."""
-    kind = type(value)
-    if kind is dict:
-        return all(type(k) is str and _plain_json(v) for k, v in value.items())
-    if kind is list:
-        return all(_plain_json(v) for v in value)
-    return kind is str or kind is int or kind is bool or value is None
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        kind = type(v)
+        if kind is dict:
+            for k in v:
+                if type(k) is not str:
+                    return False
+            todo.extend(v.values())
+        elif kind is list:
+            todo.extend(v)
+        elif not (kind is str or kind is int or kind is bool or v is None):
+            return False
+    return True
 
 
 def view_key(view: dict) -> str | None:
