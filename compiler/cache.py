@@ -1,8 +1,8 @@
 """Croupier's one cache: JSON data and source text under a content key, on disk and in process.
 
 Resolved specs, exhaustive checks, exact analyses, example-hand searches, engines
-and card templates (both as source text) are pure functions of what they were
-computed from. Every one of them goes through `cached` (or `recall` and `keep`),
+and card templates (both as source text) and rendered cards (text, under their whole
+view) are pure functions of what they were computed from. Every one of them goes through `cached` (or `recall` and `keep`),
 under a key naming everything it depends on, prefixed with `versions()`: the
 compiler's package version, a digest of its own source files (computed once per
 process) and the Lark version. Editing a spec, a base it extends or the compiler

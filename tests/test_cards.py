@@ -15,10 +15,11 @@ import html5lib
 import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
+from markupsafe import Markup
 
 from croupier import cache as croupier_cache
 from croupier.backends.cards import examples as card_examples
-from croupier.backends.cards import i18n
+from croupier.backends.cards import i18n, render
 from croupier.backends.cards.card_model import card_view, describe_game
 from croupier.backends.cards.render import md_code, md_escape
 from croupier.backends.engine.loader import load_engine
@@ -377,9 +378,11 @@ def test_index_links_every_game_in_every_language():
         assert {f"index.{other}.html" for other in LANGS} <= hrefs
 
 
-def test_build_is_reproducible(own_memory):
+def test_build_is_reproducible(own_memory, monkeypatch):
     results, _ = build_cards()
     croupier_cache.forget()  # compiled again, not taken from the in-process cache (the test's own: `own_memory`)
+    # and every card rendered again, not read from the disk cache under its view
+    monkeypatch.setattr(render, "cached", lambda kind, key, compute, encode=None, decode=None: compute())
     again, _ = pipeline.compile_all(pipeline.default_specs(PROJECT)[:1], index=False)
     first = results[0].artefacts
     for rel, text in again[0].artefacts.items():
@@ -416,6 +419,25 @@ def test_spec_text_never_becomes_markup(tmp_path):
         elif rel.endswith(".md"):
             assert [m.start() for m in re.finditer(r"(?<!\\)<", text)] == [0]  # only the header comment
             assert "\\<script\\>alert\\(1\\)\\</script\\>" in text
+
+
+def test_a_card_is_kept_under_its_whole_view_and_read_back_as_rendered(own_memory, monkeypatch, tmp_path):
+    results, engines = build_cards()
+    game = results[0].game
+    view = card_view(game, "en", [], engines[game.name])
+    key = render.view_key(view)
+    assert key is not None and render.view_key(card_view(game, "zh-Hans", [], engines[game.name])) != key
+    # a view holding anything but plain JSON values (Markup, a tuple, a float, a key not a string) is never kept
+    for odd in (Markup("<b>x</b>"), ("x",), 0.5, {1: "x"}):
+        assert render.view_key({**view, "description": odd}) is None
+    assert render.view_key({**view, "title": view["title"] + "!"}) != key  # a value changed: another key
+    monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
+    rendered = {fmt: render._render(view, fmt) for fmt in ("md", "html")}
+    for fmt, text in rendered.items():
+        assert render.render_view(view, fmt) == text  # rendered and kept
+        croupier_cache.forget()
+        assert render.render_view(view, fmt, key) == text  # read back from the disk, the same to the last byte
+    assert len(list((tmp_path / "cache" / "v2" / "card").iterdir())) == 2  # one entry a format
 
 
 def test_md_filters_neutralise_markup():

@@ -36,7 +36,8 @@ from croupier.syntax.parser import GRAMMAR, SpecIndenter
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
 # every kind of entry, all through the one cache API (`croupier.cache`), all under content keys
-KINDS = {"analysis", "round-space", "hand-survey", "example-hands", "seat-analysis", "jinja", "engines", "bases"}
+KINDS = {"analysis", "round-space", "hand-survey", "example-hands", "seat-analysis", "jinja", "engines", "bases",
+         "card"}
 
 
 class Payload:
@@ -119,6 +120,8 @@ def evil(kind: str, data, marker: Path):
     code = f"import os\nos.mkdir({str(marker)!r})\n"
     if kind == "jinja":
         return code
+    if kind == "card":  # a rendered card: another page, with a script in it
+        return f"<script>{code}</script>\n"
     if kind == "engines":
         data["source"] = code
         data["facts"]["digest"] = hashlib.sha256(code.encode()).hexdigest()

@@ -8,8 +8,10 @@ new-style gettext so that placeholders are escaped like any other value.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 
@@ -90,9 +92,52 @@ def mark_scripts(ctx, text) -> Markup:
                            for run, code in script_runs(text, lang, hints))
 
 
+# The small pieces every card repeats (a citation, a hand of cards, a line of words and cards), as template
+# globals in Python rather than Jinja macros (a macro call costs more than the markup it makes); each gives
+# the text its macro gave, escaped by the same filters (`t` in HTML, `md` in Markdown).
+@jinja2.pass_context
+def html_cite(ctx, c) -> Markup:
+    """` [source]` after a rule (nothing when it has none)."""
+    return Markup(' <span class="cite">[%s]</span>') % mark_scripts(ctx, c) if c else Markup("")
+
+
+@jinja2.pass_context
+def html_chips(ctx, cards) -> Markup:
+    """A hand of cards: one chip a card, red, joker and unused (left over by the round) marked."""
+    chips = [Markup('<span class="pc%s%s%s" data-card="%s">%s%s</span>') % (
+        " red" if c["red"] else "", " joker" if c["joker"] else "", " unused" if c.get("unused") else "",
+        c["code"], mark_scripts(ctx, c["rank"]), c["suit"]) for c in cards]
+    return Markup('<span class="hand">%s</span>') % Markup("").join(chips)
+
+
+@jinja2.pass_context
+def html_line(ctx, parts) -> Markup:
+    """A line of a worked example: its parts (words, or cards), each after a space when it says so."""
+    out = []
+    for part in parts:
+        if part["space"]:
+            out.append(" ")
+        out.append(html_chips(ctx, part["cards"]) if "cards" in part
+                   else Markup('<span class="seg">%s</span>') % mark_scripts(ctx, part["text"]))
+    return Markup("").join(out)
+
+
+def md_cite(c) -> str:
+    return f" \\[{md_escape(c)}\\]" if c else ""
+
+
+def md_chips(cards) -> str:
+    return " ".join(md_escape(f"{c['rank']}{c['suit']}") for c in cards)
+
+
+def md_line(parts) -> str:
+    return "".join((" " if part["space"] else "") + (md_chips(part["cards"]) if "cards" in part else md_escape(part["text"]))
+                   for part in parts)
+
+
 def _python_text(data) -> str:
     if not isinstance(data, str):
-        raise TypeError("not template source")
+        raise TypeError("not text")
     return data
 
 
@@ -132,11 +177,58 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     env.filters["mdcode"] = md_code
     env.filters["t"] = mark_scripts
     env.globals["lang_names"] = LANG_NAMES
+    env.globals.update({"cite": html_cite, "chips": html_chips, "line": html_line} if autoescape else
+                       {"cite": md_cite, "chips": md_chips, "line": md_line})
     return env
 
 
-def render_view(view: dict, fmt: str) -> str:
-    """Render a card view as `md` or `html`."""
+@cache
+def _libraries() -> str:
+    """What a card's text depends on besides its view and the compiler's own files (templates, catalogs and
+    code: in every cache key already): the versions of the libraries that translate, escape and name the
+    languages."""
+    return "\0".join(f"{name} {metadata.version(name)}" for name in ("jinja2", "markupsafe", "babel"))
+
+
+def _plain_json(value) -> bool:
+    """Whether a value is made only of dicts with string keys, lists, str, int, bool and None, each of exactly
+    that type (no tuple, no Markup, no subclass): what its JSON text gives back unchanged, to the last type."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        kind = type(v)
+        if kind is dict:
+            for k in v:
+                if type(k) is not str:
+                    return False
+            todo.extend(v.values())
+        elif kind is list:
+            todo.extend(v)
+        elif not (kind is str or kind is int or kind is bool or v is None):
+            return False
+    return True
+
+
+def view_key(view: dict) -> str | None:
+    """The key a card's texts are kept under in Croupier's cache: the view itself (its JSON text, in order)
+    with the libraries; None when the view is not plain JSON data (its cards are then always rendered)."""
+    if not _plain_json(view):
+        return None
+    return f"{_libraries()}\0{json.dumps(view, ensure_ascii=False)}"
+
+
+def render_view(view: dict, fmt: str, key: str | None = "") -> str:
+    """Render a card view as `md` or `html` (`key`: the view's `view_key`, when the caller has it). The text
+    is kept in Croupier's cache under the view: a later build whose view of a card is the same to the last
+    value reads the card instead of rendering it again."""
+    if key == "":
+        key = view_key(view)
+    if key is None:
+        return _render(view, fmt)
+    return cached("card", f"{fmt}\0{key}", lambda: _render(view, fmt), encode=_python_text, decode=_python_text)
+
+
+def _render(view: dict, fmt: str) -> str:
     env = environment(fmt == "html", view["lang"])
     text = env.get_template(f"card.{fmt}.j2").render(**view)
     if fmt == "md":
@@ -157,7 +249,8 @@ def render_cards(game: Game, lang: str, examples: list[Case], engine: ModuleType
     """The Markdown and HTML cards of a game in one language: {"md": text, "html": text}
     (`math`: the mathematics section, see `card_view`)."""
     view = card_view(game, lang, examples, engine, langs, math)
-    return {fmt: render_view(view, fmt) for fmt in ("md", "html")}
+    key = view_key(view)
+    return {fmt: render_view(view, fmt, key) for fmt in ("md", "html")}
 
 
 def render_markdown(game: Game, lang: str, examples: list[Case], math: dict | None = None) -> str:
