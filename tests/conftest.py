@@ -107,6 +107,21 @@ LONGEST_FIRST = ("test_attack_cache.py", "test_browser.py", "test_fuzz.py", "tes
                  "test_engine_fast.py")
 
 
+def analyze_output(*args: str) -> str:
+    """What `croupier analyze ARGS` prints, run through `main` as a new process would run it: with nothing kept
+    in this process's memory (what it reuses comes from the disk cache)."""
+    import io
+    from contextlib import redirect_stdout
+
+    from croupier.cli.main import main
+
+    cache.forget()
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["analyze", *args]) == 0
+    return out.getvalue()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Import Hypothesis as a plain library. pytest rewrites the asserts of every module of a package that
     ships a pytest plugin, Hypothesis's 77 included, when the first test file imports it: 1.3 s of CPU in

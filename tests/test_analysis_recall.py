@@ -7,19 +7,17 @@ analysis is kept under the deck count and the identities of the engine and its c
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from croupier import cache
 from croupier.backends.engine import loader
-from croupier.cli.main import main
 from croupier.driver.compile import compile_spec
 from croupier.tools.analysis.card_math import analysis_of
+from tests.conftest import analyze_output as analyze
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,12 +47,6 @@ def spec(tmp_path) -> Path:
     return folder / "baccarat.rules"
 
 
-def analyze(*args: str) -> str:
-    cache.forget()
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert main(["analyze", *args]) == 0
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("args", [["--json"], ["--decks", "2"], ["--deck-table", "--json"]])

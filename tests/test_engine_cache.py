@@ -21,6 +21,7 @@ import pytest
 from croupier import cache
 from croupier.cli.main import main
 from croupier.driver import compile as driver
+from tests.conftest import analyze_output as analyze_out
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,11 +46,7 @@ def compiles(monkeypatch, tmp_path, own_memory):
 
 def analyze(*args: str) -> dict:
     """`croupier analyze ARGS --json` as a new process would run it: nothing kept in memory."""
-    cache.forget()
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert main(["analyze", *args, "--json"]) == 0
-    return json.loads(out.getvalue())
+    return json.loads(analyze_out(*args, "--json"))
 
 
 @pytest.fixture
@@ -174,15 +171,6 @@ def seat_runs(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(seat, "seat_report", counting)
     return runs
-
-
-def analyze_out(*args: str) -> str:
-    """What `croupier analyze ARGS` prints, run as a new process would run it: nothing kept in memory."""
-    cache.forget()
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert main(["analyze", *args]) == 0
-    return out.getvalue()
 
 
 def test_a_seat_game_second_run_computes_nothing_and_prints_the_same(compiles, seat_runs):
