@@ -85,7 +85,7 @@ def analysed_before(args) -> int | None:
 
     if cache_dir() is None:  # no disk cache: nothing from an earlier process to find
         return None
-    from croupier.backends.engine.loader import recalled_analysis
+    from croupier.backends.engine.loader import recalled_analyses
     from croupier.driver.compile import engine_entry
     from croupier.tools.analysis import report
 
@@ -98,10 +98,9 @@ def analysed_before(args) -> int | None:
 
         return recalled_seat(args, facts, source)
     decks = facts.get("decks") if args.decks is None else args.decks
-    if facts.get("seat_game") or not isinstance(facts.get("analysis"), str) or not isinstance(decks, int):
+    if not isinstance(facts.get("analysis"), str) or not isinstance(decks, int):
         return None
-    a = recalled_analysis(source, facts["analysis"], decks)
-    table = [recalled_analysis(source, facts["analysis"], d) for d in report.DECK_TABLE] if args.deck_table else []
+    a, *table = recalled_analyses(source, facts["analysis"], [decks, *(report.DECK_TABLE if args.deck_table else ())])
     if a is None or None in table:
         return None
     return print_analysis(args, facts, a, table or None)

@@ -215,7 +215,12 @@ def engine_entry(path: str | Path) -> tuple[dict, str] | None:
     parsing or compiling anything (see `content_key`); None when there is none."""
     path = Path(path)
     key = content_key(str(path), display_path(path, project_of(path)))
-    return cache.recall("engines", key, decode=_engine_entry) if key is not None else None
+    return _recalled_engine(key) if key is not None else None
+
+
+def _recalled_engine(key: str) -> tuple[dict, str] | None:
+    """(facts, engine source) kept under a content key, in memory or on disk; None when none is."""
+    return cache.recall("engines", key, decode=_engine_entry)
 
 
 def _engine_data(entry: tuple[dict, str]) -> dict:
@@ -234,7 +239,7 @@ def _engine_entry(data) -> tuple[dict, str]:
 
 
 def _engine_from_disk(key: str, shown: str) -> Compiled | None:
-    hit = cache.recall("engines", key, decode=_engine_entry)
+    hit = _recalled_engine(key)
     if hit is None:
         return None
     facts, source = hit

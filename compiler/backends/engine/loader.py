@@ -92,9 +92,10 @@ def exact_analysis(engine: types.ModuleType, companion: types.ModuleType, decks:
                   lambda: companion.analyse(engine, decks))
 
 
-def recalled_analysis(engine_source: str, companion_source: str, decks: int) -> dict | None:
-    """The exact analysis `exact_analysis` kept for these sources and deck count, found without compiling
-    either source; None when none is kept."""
+def recalled_analyses(engine_source: str, companion_source: str, decks: list[int]) -> list[dict | None]:
+    """The exact analyses `exact_analysis` kept for these sources, one for each deck count (None where none is
+    kept), found without compiling either source (each source's identity is computed once)."""
     from croupier.cache import recall
 
-    return recall("analysis", analysis_key(decks, engine_identity(engine_source), engine_identity(companion_source)))
+    engine, companion = engine_identity(engine_source), engine_identity(companion_source)
+    return [recall("analysis", analysis_key(d, engine, companion)) for d in decks]
