@@ -314,16 +314,22 @@ def _scan(text: str) -> Scan:
     return scan_text(text)
 
 
+def piece_digest(text: str) -> str:
+    """The key of a piece's scan in `runtime_scans` (the SHA-256 of its text)."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _scanned_ahead(text: str) -> Scan | None:
     """The scan of `text` kept in `runtime_scans` (made by this version of Python), or None."""
-    import hashlib
     import sys
 
     from croupier.backends.engine import runtime_scans
 
     if tuple(sys.version_info[:2]) != runtime_scans.PYTHON:
         return None
-    entry = runtime_scans.SCANS.get(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    entry = runtime_scans.SCANS.get(piece_digest(text))
     if entry is None:
         return None
     read, bound, stored, top = entry
