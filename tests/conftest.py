@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -135,6 +136,31 @@ def pytest_configure(config: pytest.Config) -> None:
     if isinstance(marked, set) and isinstance(memo, dict) and "hypothesis" in marked:
         marked.discard("hypothesis")
         memo.clear()
+
+
+# The cyclic garbage collector. A test worker keeps a large heap alive for its whole run (Lark's tables, compiled
+# specs and engines, session fixtures), and with Python's default thresholds the collector walked all of it again
+# every few hundred thousand allocations: measured with gc.callbacks, 13 s of the suite's CPU, a tenth. Here a
+# collection starts after 100,000 new objects instead of 700, and at the end of each test file whatever is still
+# alive, once its garbage is collected, is frozen (`gc.freeze`): the collector no longer walks it. Nothing a test
+# asserts depends on when cycles are freed; memory stays as before, since each file's garbage is still collected.
+gc.set_threshold(100_000, 20, 100)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection left alive (the imported modules, the collected tests)."""
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After the last test of a file and its module fixtures are gone: collect, then freeze what is left."""
+    result = yield
+    if nextitem is None or nextitem.path != item.path:
+        gc.collect()
+        gc.freeze()
+    return result
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
