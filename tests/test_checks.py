@@ -3,6 +3,7 @@ an oracle stays quiet, and the command reports warnings as warnings unless `--st
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -118,6 +119,21 @@ def test_an_enumeration_past_its_limit_gives_up_and_its_checks_claim_nothing(mon
     assert draw_tables.check(game, engine_oracle(game)) == [] and bets.check(game, engine_oracle(game)) == []
     monkeypatch.setattr(draw_tables, "round_space", lambda g, o, full=False: whole)
     assert draw_tables.check(game, engine_oracle(game)) == []
+
+
+def test_the_round_space_walk_leaves_no_cyclic_garbage() -> None:
+    """The walk's tables (its plays, subtrees and leaf facts) are freed by reference counting once its space is
+    dropped: no attribute of the walk refers back to it (a lambda reading `self`, kept on `self`, did)."""
+    game = load(ROOT / "spec" / "baccarat.rules")
+    oracle = engine_oracle(game)
+    gc.collect()
+    gc.disable()
+    try:
+        assert _Enumerator(game, oracle, False).run().leaves > 0
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0
 
 
 def test_value_classes_cover_the_shoe() -> None:

@@ -160,10 +160,10 @@ class _Enumerator(LastCards):
         # rounds the rules cannot tell apart are played once (when every round is weighed, only rounds dealt
         # the same cards in another order: their weights below are the same)
         self.group = self.oracle.hand_grouping()
-        self.scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes a round may run out of
-        self.scarce_sizes = [sizes[c] for c in self.scarce]
-        self.scarce_used = itemgetter(*self.scarce) if len(self.scarce) > 1 else lambda used: [
-            used[c] for c in self.scarce]  # the cards of each of them in a round so far
+        self.scarce = scarce = [c for c, size in enumerate(sizes) if size < longest]  # classes that may run out
+        self.scarce_sizes = [sizes[c] for c in scarce]
+        # the cards of each of them in a round so far (the lambda reads `scarce`, not `self`: no cycle)
+        self.scarce_used = itemgetter(*scarce) if len(scarce) > 1 else lambda used: [used[c] for c in scarce]
         self.hand_index = {h: i for i, h in enumerate(self.game.hands)}
         self.hand_keys: dict[tuple, object] = {}
         self.subtrees: dict[tuple, tuple[int, dict]] = {}  # group of a round so far -> (leaves, weights) below it
