@@ -232,6 +232,7 @@ class Enumerator:
                     counts[c] += 1
 
         walk(0, 1, (), 0, ())
+        del walk  # it calls itself through its closure: a cycle that would keep `groups` for the garbage collector
         return groups
 
     def codes(self, seqs):
@@ -385,6 +386,7 @@ class Enumerator:
             s[:] = [c0, t0, third0, run0]
 
         walk(0, dealt)
+        del walk  # a cycle through its own closure (see `deals`)
         return out
 
     def expand(self, packed_finals):

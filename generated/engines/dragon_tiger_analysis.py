@@ -168,6 +168,7 @@ class Enumerator:
                 seq.pop()
 
         walk(1)
+        del walk  # it calls itself through its closure: a cycle that would keep `leaves` for the garbage collector
         longest = max((n for _w, n, _t in leaves.values()), default=deal)
         self.denominator = falling(self.cards, longest)
         finals = {}
