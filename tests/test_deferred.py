@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import subprocess
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from croupier.cli.collector import THRESHOLDS
 from croupier.cli.deferred import defer
+from croupier.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,6 +83,7 @@ def test_a_failing_import_fails_at_first_use_and_again_after(probe, tmp_path):
 
 def test_the_command_does_not_import_regex_and_lark_can_still_use_it(tmp_path):
     """A cold `croupier analyze` never imports `regex`; a grammar that asks for it afterwards still gets it.
+    The command also sets the garbage collector's thresholds (`croupier.cli.collector`).
 
     The `regex` here is a stand-in on the path (built on `re`, counting its imports), so that the test
     says the same whether or not the real module is installed."""
@@ -90,9 +94,12 @@ def test_the_command_does_not_import_regex_and_lark_can_still_use_it(tmp_path):
         os.environ["CROUPIER_CACHE"] = "off"
         sys.argv = ["croupier", "analyze", {str(ROOT / "spec" / "baccarat.rules")!r}, "--json"]
         from croupier.cli.main import main
+        import gc
+        before = gc.get_threshold()
         with contextlib.redirect_stdout(io.StringIO()) as out:
             assert main() == 0
         assert '"game": "baccarat"' in out.getvalue()
+        print("collector set:", before != gc.get_threshold(), gc.get_threshold())
         print("regex imported:", len(builtins.__dict__.get("__regex_imports", [])))
         import lark
         parser = lark.Lark(r"start: /[A-Z]+/", regex=True, parser="lalr")
@@ -102,4 +109,16 @@ def test_the_command_does_not_import_regex_and_lark_can_still_use_it(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
     got = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert got.returncode == 0, got.stderr
-    assert got.stdout.splitlines() == ["regex imported: 0", "parsed: ABC", "regex imported: 1"]
+    assert got.stdout.splitlines() == [f"collector set: True {THRESHOLDS}", "regex imported: 0",
+                                       "parsed: ABC", "regex imported: 1"]
+
+
+def test_main_called_as_a_library_leaves_the_collector_alone(capsys):
+    """Only the command's own process tunes the garbage collector (`croupier.cli.collector`)."""
+    kept = gc.get_threshold()
+    gc.set_threshold(1234, 5, 6)
+    try:
+        assert main(["fmt", "--check", str(ROOT / "spec" / "baccarat.rules")]) == 0
+        assert gc.get_threshold() == (1234, 5, 6)
+    finally:
+        gc.set_threshold(*kept)
