@@ -350,5 +350,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def run() -> int:
+    """The `croupier` command (the console script): `main`, then the process ends without tearing down its heap
+    (`croupier.cli.quick_exit`)."""
+    from croupier.cli.quick_exit import finish
+
+    return finish(main())
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())
