@@ -161,25 +161,59 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
             Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
 
 
-def lark_with_cache(tmp: Path) -> Lark:
+class Stopped(BaseException):
+    """Raised from inside Lark to stop it before it computes the parser's tables (a second of CPU that proves
+    nothing here); a BaseException, so Lark's `except Exception` around its cache lets it through."""
+
+
+def stop(*_args, **_kwargs):
+    raise Stopped
+
+
+def lark_with_cache(tmp: Path, **replaced) -> Lark:
     """Lark with the former parser's options, in its order (Lark's cache name hashes them), and its cache on,
-    with `tmp` as the temporary folder (where Lark keeps that cache)."""
+    with `tmp` as the temporary folder (where Lark keeps that cache); `replaced`: names of `lark.lark` replaced
+    while it runs."""
     import tempfile
+
+    import lark.lark
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tempfile, "tempdir", str(tmp))
+        for name, value in replaced.items():
+            patch.setattr(lark.lark, name, value)
         return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 @pytest.fixture(scope="module")
 def lark_cache(tmp_path_factory) -> tuple[str, bytes]:
-    """(name, first line) of the cache file of the former parser's tables (the name hashes the grammar and
-    the options, not the folder): Lark computes it once for both tests that plant it."""
+    """(name, first line) of the cache file of the former parser's tables, taken from Lark itself: the file it
+    opens to read its cache (the name hashes the grammar and the options, not the folder) and the digest it
+    writes as the first line of that file. Lark is stopped as it opens the file, before it computes any table;
+    `test_the_parser_keeps_no_cache_in_tmpdir` proves Lark reads the file planted with them."""
+    from lark.lark import FS, sha256_digest
+
     tmp = tmp_path_factory.mktemp("lark")
-    lark_with_cache(tmp)
-    (made,) = tmp.iterdir()
-    return made.name, made.read_bytes().partition(b"\n")[0]
+    seen: dict[str, str] = {}
+
+    def digest(text: str) -> str:
+        seen["digest"] = sha256_digest(text)
+        return seen["digest"]
+
+    class Opened(FS):
+        @staticmethod
+        def open(name, mode="r", **kwargs):
+            assert mode == "rb", mode  # the first file Lark opens is its cache, to read it
+            seen["name"] = name
+            raise Stopped
+
+    with pytest.raises(Stopped):
+        lark_with_cache(tmp, sha256_digest=digest, FS=Opened)
+    name = Path(seen["name"])
+    assert name.parent == tmp and seen["digest"] in name.name
+    assert not list(tmp.iterdir())
+    return name.name, seen["digest"].encode("utf-8")
 
 
 def plant_lark_cache(lark_cache: tuple[str, bytes], tmp: Path, marker: Path) -> Path:
@@ -288,5 +322,8 @@ def test_the_parser_keeps_no_cache_in_tmpdir(lark_cache, tmp_path):
     croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
-    lark_with_cache(tmp)
-    assert marker.is_dir()  # the planted tables were live: Lark's own cache runs them
+    # the planted tables are live: Lark's own cache runs them (it unpickles, then compares the first line, and
+    # only if it matched checks the files the tables were made from: stopped there, not rebuilding the tables)
+    with pytest.raises(Stopped):
+        lark_with_cache(tmp, verify_used_files=stop)
+    assert marker.is_dir()
