@@ -18,6 +18,7 @@ import json
 import marshal
 import os
 import pickle
+import shutil
 import stat
 import subprocess
 import sys
@@ -231,28 +232,42 @@ def test_the_payload_is_live(tmp_path):
     assert marker.is_dir()
 
 
+def entries_of(folder: Path) -> dict[str, bytes]:
+    """The cache's entries in its entries folder (`v2`), by path there, with their bytes."""
+    return {name: data for name, data in contents(folder).items() if name.endswith(".json")}
+
+
 def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, lark_cache, tmp_path):
     """Every command also runs with the former parser's tables planted in its TMPDIR: with a disk cache (cold,
     warm and tampered), the parser neither reads them nor writes any there (with the cache off: the test below)."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
     planted = plant_lark_cache(lark_cache, tmp, marker)
-    # cold: `build` writes the entries; read back, they print the same, to `build` again and to `check` and
-    # `analyze` (once: run again over the same entries, they would be the same processes with the same inputs)
-    cold = built(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp)
+    root, folder = tmp_path / "cache", tmp_path / "cache" / "v2"
+    # cold: `build` writes the entries; read back, they print the same to `build` again (and, below, to `check`
+    # and `analyze`, once: run again over the same entries, they would be the same processes with the same inputs)
+    cold = built(str(root), tmp_path / "cold", tmpdir=tmp)
     assert cold == {name: text for name, text in reference.items() if name not in ("check", "analyze")}
-    written = contents(tmp_path / "cache")
-    assert outputs(str(tmp_path / "cache"), tmp_path / "warm", tmpdir=tmp) == reference
-    if contents(tmp_path / "cache") != written:  # they wrote entries of their own: those are read back too
-        assert outputs(str(tmp_path / "cache"), tmp_path / "warmer", tmpdir=tmp) == reference
-    folder = tmp_path / "cache" / "v2"
+    written = entries_of(folder)
+    assert built(str(root), tmp_path / "warm", tmpdir=tmp) == cold
+    if entries_of(folder) != written:  # it wrote entries of its own: those are read back too
+        assert built(str(root), tmp_path / "warmer", tmpdir=tmp) == cold
+        written = entries_of(folder)
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
-    entries = sorted(folder.glob("*/*.json"))
-    for entry in entries:
+    shutil.copytree(root, tmp_path / "pristine")  # the entries as build wrote them, for `check` and `analyze`
+    for entry in sorted(folder.glob("*/*.json")):
         forged(entry, lambda kind, data: evil(kind, data, marker))
-    plant_old_formats(folder, folder.parent, marker)  # where the former caches kept them
+    plant_old_formats(folder, root, marker)  # where the former caches kept them
     plant_old_formats(folder, folder, marker)
-    assert outputs(str(folder), tmp_path / "tampered", tmpdir=tmp) == reference
+    # tampered: the cache named by CROUPIER_CACHE holds every entry forged, and the old formats planted
+    tampered = built(str(root), tmp_path / "tampered", tmpdir=tmp)
+    if entries_of(folder) != written:  # some entries are still forged: check and analyze read build's (above) too
+        assert outputs(str(tmp_path / "pristine"), tmp_path / "pristine-out", tmpdir=tmp) == reference
+    # else `build` rejected every forged entry and wrote it back as the cold build had: `check` and `analyze`
+    # now run over the entries build wrote, as they would have after the cold build, with the old formats beside
+    for name, args in (("check", (*SPECS, "--no-stale", "--format", "json")), ("analyze", (SPECS[0], "--json"))):
+        tampered[name] = croupier(name, *args, cache_dir=str(root), tmpdir=tmp)
+    assert tampered == reference
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
 
