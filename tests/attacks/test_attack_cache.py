@@ -18,6 +18,7 @@ import json
 import marshal
 import os
 import pickle
+import shutil
 import stat
 import subprocess
 import sys
@@ -161,25 +162,59 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
             Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
 
 
-def lark_with_cache(tmp: Path) -> Lark:
+class Stopped(BaseException):
+    """Raised from inside Lark to stop it before it computes the parser's tables (a second of CPU that proves
+    nothing here); a BaseException, so Lark's `except Exception` around its cache lets it through."""
+
+
+def stop(*_args, **_kwargs):
+    raise Stopped
+
+
+def lark_with_cache(tmp: Path, **replaced) -> Lark:
     """Lark with the former parser's options, in its order (Lark's cache name hashes them), and its cache on,
-    with `tmp` as the temporary folder (where Lark keeps that cache)."""
+    with `tmp` as the temporary folder (where Lark keeps that cache); `replaced`: names of `lark.lark` replaced
+    while it runs."""
     import tempfile
+
+    import lark.lark
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tempfile, "tempdir", str(tmp))
+        for name, value in replaced.items():
+            patch.setattr(lark.lark, name, value)
         return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 @pytest.fixture(scope="module")
 def lark_cache(tmp_path_factory) -> tuple[str, bytes]:
-    """(name, first line) of the cache file of the former parser's tables (the name hashes the grammar and
-    the options, not the folder): Lark computes it once for both tests that plant it."""
+    """(name, first line) of the cache file of the former parser's tables, taken from Lark itself: the file it
+    opens to read its cache (the name hashes the grammar and the options, not the folder) and the digest it
+    writes as the first line of that file. Lark is stopped as it opens the file, before it computes any table;
+    `test_the_parser_keeps_no_cache_in_tmpdir` proves Lark reads the file planted with them."""
+    from lark.lark import FS, sha256_digest
+
     tmp = tmp_path_factory.mktemp("lark")
-    lark_with_cache(tmp)
-    (made,) = tmp.iterdir()
-    return made.name, made.read_bytes().partition(b"\n")[0]
+    seen: dict[str, str] = {}
+
+    def digest(text: str) -> str:
+        seen["digest"] = sha256_digest(text)
+        return seen["digest"]
+
+    class Opened(FS):
+        @staticmethod
+        def open(name, mode="r", **kwargs):
+            assert mode == "rb", mode  # the first file Lark opens is its cache, to read it
+            seen["name"] = name
+            raise Stopped
+
+    with pytest.raises(Stopped):
+        lark_with_cache(tmp, sha256_digest=digest, FS=Opened)
+    name = Path(seen["name"])
+    assert name.parent == tmp and seen["digest"] in name.name
+    assert not list(tmp.iterdir())
+    return name.name, seen["digest"].encode("utf-8")
 
 
 def plant_lark_cache(lark_cache: tuple[str, bytes], tmp: Path, marker: Path) -> Path:
@@ -197,28 +232,42 @@ def test_the_payload_is_live(tmp_path):
     assert marker.is_dir()
 
 
+def entries_of(folder: Path) -> dict[str, bytes]:
+    """The cache's entries in its entries folder (`v2`), by path there, with their bytes."""
+    return {name: data for name, data in contents(folder).items() if name.endswith(".json")}
+
+
 def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, lark_cache, tmp_path):
     """Every command also runs with the former parser's tables planted in its TMPDIR: with a disk cache (cold,
     warm and tampered), the parser neither reads them nor writes any there (with the cache off: the test below)."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
     planted = plant_lark_cache(lark_cache, tmp, marker)
-    # cold: `build` writes the entries; read back, they print the same, to `build` again and to `check` and
-    # `analyze` (once: run again over the same entries, they would be the same processes with the same inputs)
-    cold = built(str(tmp_path / "cache"), tmp_path / "cold", tmpdir=tmp)
+    root, folder = tmp_path / "cache", tmp_path / "cache" / "v2"
+    # cold: `build` writes the entries; read back, they print the same to `build` again (and, below, to `check`
+    # and `analyze`, once: run again over the same entries, they would be the same processes with the same inputs)
+    cold = built(str(root), tmp_path / "cold", tmpdir=tmp)
     assert cold == {name: text for name, text in reference.items() if name not in ("check", "analyze")}
-    written = contents(tmp_path / "cache")
-    assert outputs(str(tmp_path / "cache"), tmp_path / "warm", tmpdir=tmp) == reference
-    if contents(tmp_path / "cache") != written:  # they wrote entries of their own: those are read back too
-        assert outputs(str(tmp_path / "cache"), tmp_path / "warmer", tmpdir=tmp) == reference
-    folder = tmp_path / "cache" / "v2"
+    written = entries_of(folder)
+    assert built(str(root), tmp_path / "warm", tmpdir=tmp) == cold
+    if entries_of(folder) != written:  # it wrote entries of its own: those are read back too
+        assert built(str(root), tmp_path / "warmer", tmpdir=tmp) == cold
+        written = entries_of(folder)
     assert {p.name for p in folder.iterdir() if p.is_dir()} == KINDS
-    entries = sorted(folder.glob("*/*.json"))
-    for entry in entries:
+    shutil.copytree(root, tmp_path / "pristine")  # the entries as build wrote them, for `check` and `analyze`
+    for entry in sorted(folder.glob("*/*.json")):
         forged(entry, lambda kind, data: evil(kind, data, marker))
-    plant_old_formats(folder, folder.parent, marker)  # where the former caches kept them
+    plant_old_formats(folder, root, marker)  # where the former caches kept them
     plant_old_formats(folder, folder, marker)
-    assert outputs(str(folder), tmp_path / "tampered", tmpdir=tmp) == reference
+    # tampered: the cache named by CROUPIER_CACHE holds every entry forged, and the old formats planted
+    tampered = built(str(root), tmp_path / "tampered", tmpdir=tmp)
+    if entries_of(folder) != written:  # some entries are still forged: check and analyze read build's (above) too
+        assert outputs(str(tmp_path / "pristine"), tmp_path / "pristine-out", tmpdir=tmp) == reference
+    # else `build` rejected every forged entry and wrote it back as the cold build had: `check` and `analyze`
+    # now run over the entries build wrote, as they would have after the cold build, with the old formats beside
+    for name, args in (("check", (*SPECS, "--no-stale", "--format", "json")), ("analyze", (SPECS[0], "--json"))):
+        tampered[name] = croupier(name, *args, cache_dir=str(root), tmpdir=tmp)
+    assert tampered == reference
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
 
@@ -288,5 +337,8 @@ def test_the_parser_keeps_no_cache_in_tmpdir(lark_cache, tmp_path):
     croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
-    lark_with_cache(tmp)
-    assert marker.is_dir()  # the planted tables were live: Lark's own cache runs them
+    # the planted tables are live: Lark's own cache runs them (it unpickles, then compares the first line, and
+    # only if it matched checks the files the tables were made from: stopped there, not rebuilding the tables)
+    with pytest.raises(Stopped):
+        lark_with_cache(tmp, verify_used_files=stop)
+    assert marker.is_dir()
