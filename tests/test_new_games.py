@@ -133,10 +133,27 @@ def baccarat_rounds(decks: int = 8) -> tuple[int, list[tuple[int, tuple, tuple]]
     return go_on[0], out
 
 
-def baccarat_edge(pay) -> Fraction:
-    """1 − the expected return of a bet: `pay(player values, banker values)` returns per unit, stake included."""
+@cache
+def baccarat_classes() -> tuple[int, list[tuple[int, tuple, tuple]]]:
+    """The rounds of `baccarat_rounds` gathered by what every bet of these tests reads of a hand, its number
+    of cards and its total mod 10: (the class's summed weight, one of its rounds' player and banker values)."""
     whole, rounds = baccarat_rounds()
-    return 1 - Fraction(sum(w * pay(pl, bk) for w, pl, bk in rounds), whole)
+    by: dict[tuple[int, int, int, int], list] = {}
+    for w, pl, bk in rounds:
+        slot = by.get(key := (len(pl), sum(pl) % 10, len(bk), sum(bk) % 10))
+        if slot is None:
+            by[key] = [w, pl, bk]
+        else:
+            slot[0] += w
+    return whole, [(w, pl, bk) for w, pl, bk in by.values()]
+
+
+def baccarat_edge(pay) -> Fraction:
+    """1 − the expected return of a bet: `pay(player values, banker values)` returns per unit, stake included,
+    and reads the values only through each hand's number of cards and total mod 10 (so every round of a class of
+    `baccarat_classes` pays what its representative pays)."""
+    whole, classes = baccarat_classes()
+    return 1 - Fraction(sum(w * pay(pl, bk) for w, pl, bk in classes), whole)
 
 
 def winner(pl, bk) -> str:
@@ -150,6 +167,9 @@ def test_the_independent_baccarat_enumeration_is_sound() -> None:
     assert sum(w for w, _pl, _bk in rounds) == whole
     banker = Fraction(sum(w for w, pl, bk in rounds if winner(pl, bk) == "banker"), whole)
     assert f"{float(banker):.6f}" == "0.458597"  # README: banker 0.458597 (8 decks)
+    # the classes the bets are weighed by hold every round's weight, and a winner's weight is its rounds'
+    assert baccarat_classes()[0] == whole and sum(w for w, _pl, _bk in baccarat_classes()[1]) == whole
+    assert 1 - baccarat_edge(lambda pl, bk: winner(pl, bk) == "banker") == banker
 
 
 def test_ez_baccarat_matches_an_independent_enumeration_and_the_published_edges() -> None:

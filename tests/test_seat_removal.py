@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
-from math import prod
+from math import factorial, prod
 from pathlib import Path
 
 import pytest
@@ -160,22 +160,29 @@ def test_the_weighing_by_class_counts_equals_the_pair_by_pair_weighing(tmp_path,
         assert got[t] == expected[t], t
 
 
+@cache
+def points(engine, hand: tuple[str, ...]):
+    """The engine's points of a hand (each hand the deals below reach evaluated once)."""
+    return engine.evaluate(list(hand)).points
+
+
 def deal(engine, cards: list[str], hands: int, thresholds: list[Fraction]):
     """Every way to deal `hands` hands one card at a time from `cards` (each order of what is drawn
-    equally likely), hand i hitting while its total is below thresholds[i]: yields (probability, hands)."""
+    equally likely), hand i hitting while its total is below thresholds[i]: yields (ways, hands), the deal's
+    probability ways / len(cards)! (k cards dealt in one order: 1 / (n)_k = (n - k)! / n!)."""
     low, high = engine.HAND_SIZE
 
-    def go(left: list[str], done: list[list[str]], current: list[str], p: Fraction):
+    def go(left: list[str], done: list[list[str]], current: list[str]):
         if current and len(current) >= low and (len(current) >= high
-                                                or engine.evaluate(current).points >= thresholds[len(done)]):
+                                                or points(engine, tuple(current)) >= thresholds[len(done)]):
             done, current = done + [current], []
             if len(done) == hands:
-                yield p, done
+                yield factorial(len(left)), done
                 return
         for i, card in enumerate(left):
-            yield from go(left[:i] + left[i + 1:], done, current + [card], p / len(left))
+            yield from go(left[:i] + left[i + 1:], done, current + [card])
 
-    yield from go(cards, [], [], Fraction(1))
+    yield from go(cards, [], [])
 
 
 def the_cards(engine) -> list[str]:
@@ -189,16 +196,18 @@ def test_pairwise_results_equal_every_dealt_order_of_a_tiny_deck(tmp_path, limit
     got = sa.against(Fraction(4))
     assert len(got) >= 4 and Fraction(1) in got and Fraction(4) in got
     settled: dict[tuple, object] = {}  # the engine's net for the second seat, by the two hands as dealt
+    whole = factorial(len(the_cards(engine)))
     for t in got:
-        net = wins = losses = Fraction(0)
-        for p, (first, second) in deal(engine, the_cards(engine), 2, [Fraction(4), t]):
+        net = wins = losses = 0  # weights out of `whole`
+        for w, (first, second) in deal(engine, the_cards(engine), 2, [Fraction(4), t]):
             out = settled.get(hands := (tuple(first), tuple(second)))
             if out is None:  # the same two hands dealt in the same order under another threshold: settled once
                 out = settled[hands] = engine.settle_table({"hands": {"f": first, "s": second},
                                                             "stakes": {"f": 1, "s": 1},
                                                             "coins": {"f": BIG, "s": BIG}})["net"]["s"]
-            net, wins, losses = net + p * out, wins + p * (out > 0), losses + p * (out < 0)
-        assert (got[t]["net"], got[t]["wins"], got[t]["losses"]) == (net, wins, losses), t
+            net, wins, losses = net + w * out, wins + w * (out > 0), losses + w * (out < 0)
+        assert (got[t]["net"], got[t]["wins"], got[t]["losses"]) == tuple(Fraction(x, whole) for x in
+                                                                            (net, wins, losses)), t
 
 
 def test_the_banker_against_two_players_is_twice_the_edge_against_one(tmp_path):
@@ -209,13 +218,15 @@ def test_the_banker_against_two_players_is_twice_the_edge_against_one(tmp_path):
     t = Fraction(3)
     edge = sa.banker_edge(t, t)["banker_edge"]
     assert 2 in sa.table_sizes(t)
-    one = two = Fraction(0)
-    for p, (player, banker) in deal(engine, the_cards(engine), 2, [t, t]):
-        one += p * engine.settle_table({"hands": {"p": player, "b": banker}, "stakes": {"p": 1},
+    whole = factorial(len(the_cards(engine)))
+    one = two = 0  # weights out of `whole`
+    for w, (player, banker) in deal(engine, the_cards(engine), 2, [t, t]):
+        one += w * engine.settle_table({"hands": {"p": player, "b": banker}, "stakes": {"p": 1},
                                         "coins": {"p": BIG, "b": BIG}, "banker": "b"})["net"]["b"]
-    for p, (p1, p2, banker) in deal(engine, the_cards(engine), 3, [t, t, t]):
-        two += p * engine.settle_table({"hands": {"p": p1, "q": p2, "b": banker}, "stakes": {"p": 1, "q": 1},
+    for w, (p1, p2, banker) in deal(engine, the_cards(engine), 3, [t, t, t]):
+        two += w * engine.settle_table({"hands": {"p": p1, "q": p2, "b": banker}, "stakes": {"p": 1, "q": 1},
                                         "coins": {"p": BIG, "q": BIG, "b": BIG}, "banker": "b"})["net"]["b"]
+    one, two = Fraction(one, whole), Fraction(two, whole)
     assert edge == one != 0
     assert two == 2 * edge
 

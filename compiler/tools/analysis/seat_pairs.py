@@ -51,6 +51,8 @@ class PairSettler:
         self._interned: dict[tuple, tuple] = {}  # one object per distinct key (memos key on its id)
         self._memo: dict[tuple, tuple[Fraction, Fraction, Fraction]] = {}
         self._outcomes: dict[tuple, Fraction] = {}
+        self._plain: dict[tuple, tuple[Fraction, Fraction, Fraction]] = {}  # `net` by (type, type, comparison)
+        self._by_object: dict[int, int] = {}  # id of a result `net` keeps -> its index in `self.outcomes`
         self._ids: dict[tuple[int, int], int] = {}
         self._outcome_index: dict[tuple, int] = {}
         self.outcomes: list[tuple[Fraction, Fraction, Fraction]] = []
@@ -88,10 +90,13 @@ class PairSettler:
         memo = (id(self.key(first)), id(self.key(second)))
         got = self._ids.get(memo)
         if got is None:
-            result = self.net(first, second)
-            got = self._ids[memo] = self._outcome_index.setdefault(result, len(self.outcomes))
-            if got == len(self.outcomes):
-                self.outcomes.append(result)
+            result = self.net(first, second)  # an object `net` keeps (its id stays its own)
+            got = self._by_object.get(id(result))
+            if got is None:
+                got = self._by_object[id(result)] = self._outcome_index.setdefault(result, len(self.outcomes))
+                if got == len(self.outcomes):
+                    self.outcomes.append(result)
+            self._ids[memo] = got
         return got
 
     def net(self, first: tuple[int, ...], second: tuple[int, ...]) -> tuple[Fraction, Fraction, Fraction]:
@@ -119,9 +124,12 @@ class PairSettler:
             else:
                 sf, ss = self.d.value(first).strength, self.d.value(second).strength
                 cmp = (sf > ss) - (sf < ss)
-                value = self._outcome(kf[0], ks[0], cmp,
-                                      lambda: (self.d.codes(first, taken := {}), self.d.codes(second, taken)))
-                got = (value, Fraction(value > 0), Fraction(value < 0))
+                plain = (kf[0], ks[0], cmp)
+                got = self._plain.get(plain)
+                if got is None:  # one result object for every key pair that settles as this one
+                    value = self._outcome(kf[0], ks[0], cmp,
+                                          lambda: (self.d.codes(first, taken := {}), self.d.codes(second, taken)))
+                    got = self._plain[plain] = (value, Fraction(value > 0), Fraction(value < 0))
             self._memo[memo] = got
         return got
 

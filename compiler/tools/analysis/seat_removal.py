@@ -139,26 +139,30 @@ class RemovalWeigher:
 
     # ---- settling a key pair ----------------------------------------------------------------------
     def row(self, kh: int) -> list[int]:
-        """The outcome id of every first hand's key (in `self.kf.order`) against a second hand of key kh."""
+        """The outcome id of every first hand's key (in `self.kf.order`) against a second hand of key kh.
+
+        Two key pairs with one signature (the types and which is stronger, or the types and the top cards'
+        classes and counts when the two hands are equal up to their top cards) settle alike, so a signature
+        is settled once (a key pair left pending is looked at again each time)."""
         got = self._rows.get(kh)
         if got is None:
-            got = self._rows[kh] = [self.outcome(kf, kh) for kf in self.kf.order]
-        return got
-
-    def outcome(self, kf: int, kh: int) -> int:
-        """The outcome id of a first hand of key kf against a second of key kh. Two key pairs with one
-        signature (the types and which is stronger, or the types and the top cards' classes and counts when
-        the two hands are equal up to their top cards) settle alike, so a signature is settled once."""
-        a, b = self.facts[kf], self.facts[kh]
-        if a[2] is not None and b[2] is not None and a[:2] == b[:2]:
-            sig = (a[0], a[2], b[2])
-        else:
-            sig = (a[0], b[0], (a[1] > b[1]) - (a[1] < b[1]))
-        got = self._sigs.get(sig)
-        if got is None:
-            got = self._resolve(kf, kh)
-            if got != self.pending:
-                self._sigs[sig] = got
+            sigs, facts = self._sigs, self.facts
+            b = facts[kh]
+            type_h, place_h, top_h = b
+            got = []
+            for kf in self.kf.order:
+                type_f, place_f, top_f = facts[kf]
+                if top_f is not None and top_h is not None and type_f == type_h and place_f == place_h:
+                    sig = (type_f, top_f, top_h)
+                else:
+                    sig = (type_f, type_h, (place_f > place_h) - (place_f < place_h))
+                o = sigs.get(sig)
+                if o is None:
+                    o = self._resolve(kf, kh)
+                    if o != self.pending:
+                        sigs[sig] = o
+                got.append(o)
+            self._rows[kh] = got
         return got
 
     def _resolve(self, kf: int, kh: int) -> int:
