@@ -93,6 +93,8 @@ class Positions(PropagatePositions):
         if not isinstance(res, Tree):
             return res
         res_meta = res.meta
+        if len(children) == 1 and children[0] is res and (res_meta.empty or hasattr(res_meta, "container_end_pos")):
+            return res  # a single child handed up (`?rule`): placed already, every assignment below a no-op
         first = None
         for c in children:
             if isinstance(c, Tree):
