@@ -64,6 +64,13 @@ def test_the_parser_is_loaded_from_the_tables():
         # its LALR loop is `lalr_driver`'s (the parser built from the grammar, compared with it below, Lark's)
         from croupier.syntax.lalr_driver import Parser
         assert type(loaded.parser.parser.parser) is Parser and type(built_parser().parser.parser.parser) is not Parser
+        # its reductions place their nodes with `Positions` (compared with Lark's `PropagatePositions`, which the
+        # parser built from the grammar keeps, to the last attribute below)
+        from lark.parse_tree_builder import PropagatePositions
+
+        from croupier.syntax.lalr_driver import Positions
+        assert {type(c) for c in loaded.parser.parser.parser.callbacks.values()} == {Positions}
+        assert {type(c) for c in built_parser().parser.parser.parser.callbacks.values()} == {PropagatePositions}
     else:
         assert loaded is None
 
@@ -77,7 +84,8 @@ def test_an_edited_grammar_or_another_lark_is_built_from_the_grammar(monkeypatch
 
 
 def _outcome(p: lark.Lark, text: str):
-    """What a parser makes of a text: the tree with every node's position, or the error with what it expected."""
+    """What a parser makes of a text: the tree with every attribute of every node's position (the `container_*`
+    ones `Positions` sets too), or the error with what it expected."""
     try:
         tree = p.parse(text)
     except lark.exceptions.UnexpectedInput as exc:
@@ -87,8 +95,7 @@ def _outcome(p: lark.Lark, text: str):
                 sorted(getattr(exc, "allowed", ()) or ()))
     except lark.exceptions.LarkError as exc:
         return type(exc).__name__, str(exc)
-    return tree, [(t.data, t.meta.line, t.meta.column, t.meta.end_line, t.meta.end_column)
-                  for t in tree.iter_subtrees() if not t.meta.empty]
+    return tree, [(t.data, vars(t.meta)) for t in tree.iter_subtrees()]  # (the Meta's own dict, compared at once)
 
 
 @pytest.fixture(scope="module")

@@ -25,30 +25,59 @@ SPECS = {  # a valid dealt-round game, a seat game, and one whose checks find an
 }
 
 
+def make_project(root: Path):
+    (root / "croupier.toml").write_text('spec = "spec"\nout = "generated"\nlanguages = ["en", "zh-Hans"]\n',
+                                        encoding="utf-8")
+    (root / "spec").mkdir()
+    for name, source in SPECS.items():
+        shutil.copy(source, root / "spec" / name)
+    return find_project(root)
+
+
+@pytest.fixture(scope="module")
+def serial_memory(tmp_path_factory) -> dict:
+    """The in-process cache after one build in one process of a project of these specs, compiled afresh (no disk
+    cache, nothing kept before): the reference every parallel build of this module is held to. A compile is
+    kept under the display path and texts of its spec, not its folder, so a project of the same specs elsewhere
+    finds it; each test compiles its parallel side afresh."""
+    project = make_project(tmp_path_factory.mktemp("serial"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CROUPIER_CACHE", "off")
+        mp.setattr(cache, "_MEMORY", {})
+        results, _ = pipeline.compile_all(project.specs(), project=project, jobs=1)
+        assert [r.ok for r in results] == [True, True, False]
+        return cache._MEMORY
+
+
+def serial_from(memory: dict, monkeypatch) -> None:
+    """This process's cache from now on: a copy of the module's serial build's (`serial_memory`), so that what
+    a serial compile finds kept is that build's work, and what the test keeps stays its own."""
+    monkeypatch.setattr(cache, "_MEMORY", {kind: type(kept)(kept) for kind, kept in memory.items()})
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch, own_memory):
-    """A project of its own, compiled afresh (no disk cache, nothing kept in this process: an in-process cache
-    of the test's own, the session's set aside)."""
+    """A project of its own, compiled without a disk cache, with an in-process cache of the test's own (the
+    session's set aside) that starts empty."""
     monkeypatch.setenv("CROUPIER_CACHE", "off")
-    (tmp_path / "croupier.toml").write_text('spec = "spec"\nout = "generated"\nlanguages = ["en", "zh-Hans"]\n',
-                                            encoding="utf-8")
-    (tmp_path / "spec").mkdir()
-    for name, source in SPECS.items():
-        shutil.copy(source, tmp_path / "spec" / name)
     cache.forget()
-    yield find_project(tmp_path)
+    yield make_project(tmp_path)
     cache.forget()
 
 
-def compiled(project, jobs: int, emit: bool = True) -> list[tuple]:
-    cache.forget()
+def compiled(project, jobs: int, emit: bool = True, forget: bool = True) -> list[tuple]:
+    if forget:
+        cache.forget()
     results, sources = pipeline.compile_all(project.specs(), emit=emit, project=project, jobs=jobs)
     return [(r.spec, r.ok, r.diagnostics, r.artefacts, r.facts, r.engine_source) for r in results], sources
 
 
 @pytest.mark.parametrize("emit", [True, False])
-def test_two_jobs_give_what_one_gives(project, emit):
-    serial, serial_sources = compiled(project, 1, emit)
+def test_two_jobs_give_what_one_gives(project, emit, serial_memory, monkeypatch):
+    """Two worker processes, compiling afresh, give what one process gave (the module's serial build, whose
+    results at the level asked are read from what it kept)."""
+    serial_from(serial_memory, monkeypatch)
+    serial, serial_sources = compiled(project, 1, emit, forget=False)
     two, two_sources = compiled(project, 2, emit)
     assert two == serial
     assert two_sources == serial_sources
@@ -88,12 +117,17 @@ def test_results_of_workers_are_kept_like_the_serial_ones(project, monkeypatch):
     assert [r.artefacts for r in again] == [r.artefacts for r in results]
 
 
-def test_build_with_jobs_writes_the_same_files(project, tmp_path, monkeypatch, capsys):
+def test_build_with_jobs_writes_the_same_files(project, tmp_path, monkeypatch, capsys, serial_memory):
+    """`build --jobs 2`, compiling afresh, writes what `build --jobs 1` writes (its specs' compiles are the module's
+    serial build's, read from what it kept; the card index and the files are this build's own)."""
     (project.root / "spec" / "c_error.rules").unlink()  # a build with an error writes nothing
     monkeypatch.chdir(project.root)
     out = {}
     for jobs in ("1", "2"):
-        cache.forget()
+        if jobs == "1":
+            serial_from(serial_memory, monkeypatch)
+        else:
+            cache.forget()
         assert main(["build", "--jobs", jobs, "--out", str(tmp_path / jobs)]) == 0, capsys.readouterr().err
         out[jobs] = {str(p.relative_to(tmp_path / jobs)): p.read_bytes()
                      for p in sorted((tmp_path / jobs).rglob("*")) if p.is_file()}

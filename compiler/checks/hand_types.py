@@ -215,8 +215,7 @@ def _survey(game: Game, oracle: HandOracle) -> list:
     tested: dict[tuple, bool] = {}  # facts key of a substituted hand -> whether it matches a hand type
     settled = _ties_settled(game)
     for (_count, _total, _members, n_wild, _top), (mult, reps) in sorted(sigs.items(), key=_order):
-        codes = reader.card_codes(reps[0])
-        shown = " ".join(codes)
+        shown = None  # the hand's cards, written out only where a finding shows them (most hands show nothing)
         plain = [r for r in reps[0] if not hc.is_wild(game, r)]
         typed = False  # whether a substitution of the hand matches a hand type
         for choice in itertools.combinations_with_replacement(choices, n_wild):
@@ -227,11 +226,14 @@ def _survey(game: Game, oracle: HandOracle) -> list:
                 matches = oracle.matching_types(subbed, n_wild > 0)
                 matched = tested[key] = bool(matches)
                 if len(matches) > 1:
+                    shown = shown or " ".join(reader.card_codes(reps[0]))
                     overlaps.setdefault((matches[0], matches[1]), shown)
             typed = typed or matched
         if typed and settled and len(reached) == len(game.types) and \
                 (math.comb(len(choices) + n_wild - 1, n_wild) if n_wild else 1) <= FEW_TRIES:
             continue  # it has a type, and which one tells nothing new
+        codes = reader.card_codes(reps[0])
+        shown = " ".join(codes)
         value = oracle.classify(codes)
         if value is None:
             unmatched.append(shown)

@@ -96,6 +96,8 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
 
     def _string(self, tok: Token) -> str:
         raw = str(tok)[1:-1]
+        if "\\" not in raw:
+            return raw  # no escape: the loop below would copy it character by character
         out, i = [], 0
         while i < len(raw):
             ch = raw[i]

@@ -228,7 +228,7 @@ def compact_tables_parser():
     from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
     from lark.parsers.lalr_parser import LALR_Parser
 
-    from croupier.syntax.lalr_driver import Parser
+    from croupier.syntax.lalr_driver import Parser, fast_positions
 
     class CompactTablesParser(LALR_Parser):
         @classmethod
@@ -241,7 +241,7 @@ def compact_tables_parser():
                 states[number] = actions
             inst = cls.__new__(cls)
             inst._parse_table = IntParseTable(states, data["start_states"], data["end_states"])
-            inst.parser = Parser(inst._parse_table, callbacks, debug)
+            inst.parser = Parser(inst._parse_table, fast_positions(callbacks), debug)
             return inst
 
     return CompactTablesParser

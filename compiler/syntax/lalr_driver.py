@@ -8,15 +8,23 @@ as Lark changes them, the same callbacks called with the same children: the same
 `UnexpectedToken` (its expected terminals, its state, its interactive parser) raised at the same token.
 The end of the input is fed by Lark's own `feed_token`. `grammar_tables` makes the parser loaded from
 the tables with it; the parser Lark builds from the grammar (an edited grammar) keeps Lark's loop.
+
+`Positions` is Lark's `PropagatePositions` (the callback that gives each tree node of a reduction its
+place, `propagate_positions=True`) with its two searches for the first and last placed child written out
+in one function, and a token's place read from its slots (a `Token` has no `container_*` attribute): the
+same children looked at in the same order, the same attributes set on the same `Meta`; `fast_positions`
+puts it in place of Lark's wrappers of a parser's callbacks.
 """
 
 from __future__ import annotations
 
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Token
+from lark.parse_tree_builder import PropagatePositions
 from lark.parsers.lalr_analysis import Shift
 from lark.parsers.lalr_interactive_parser import InteractiveParser
 from lark.parsers.lalr_parser import _Parser
+from lark.tree import Tree
 
 
 class Parser(_Parser):
@@ -62,3 +70,86 @@ class Parser(_Parser):
         except UnexpectedInput as e:
             e.interactive_parser = InteractiveParser(self, state, state.lexer)
             raise e
+
+
+def _placed(c):
+    """What Lark's `PropagatePositions._pp_get_meta` takes of one child: its meta (a tree's when not empty, a
+    token itself, what `__lark_meta__` gives), or None to look at the next child."""
+    if isinstance(c, Tree):
+        meta = c.meta
+        return None if meta.empty else meta
+    if isinstance(c, Token):
+        return c
+    if hasattr(c, "__lark_meta__"):
+        return c.__lark_meta__()
+    return None
+
+
+class Positions(PropagatePositions):
+    """Lark's `PropagatePositions` without a node filter, the same steps in one call (see the module)."""
+
+    def __call__(self, children):
+        res = self.node_builder(children)
+        if not isinstance(res, Tree):
+            return res
+        res_meta = res.meta
+        if len(children) == 1 and children[0] is res and (res_meta.empty or hasattr(res_meta, "container_end_pos")):
+            return res  # a single child handed up (`?rule`): placed already, every assignment below a no-op
+        first = None
+        for c in children:
+            if isinstance(c, Tree):
+                meta = c.meta
+                if not meta.empty:
+                    first = meta
+                    break
+            elif type(c) is Token:
+                first = c
+                break
+            else:
+                first = _placed(c)
+                if first is not None:
+                    break
+        if first is not None:
+            if type(first) is Token:
+                line, column, start = first.line, first.column, first.start_pos
+            else:
+                line = getattr(first, "container_line", first.line)
+                column = getattr(first, "container_column", first.column)
+                start = getattr(first, "container_start_pos", first.start_pos)
+            if not hasattr(res_meta, "line"):
+                res_meta.line, res_meta.column, res_meta.start_pos, res_meta.empty = line, column, start, False
+            res_meta.container_line, res_meta.container_column, res_meta.container_start_pos = line, column, start
+        last = None
+        for c in reversed(children):
+            if isinstance(c, Tree):
+                meta = c.meta
+                if not meta.empty:
+                    last = meta
+                    break
+            elif type(c) is Token:
+                last = c
+                break
+            else:
+                last = _placed(c)
+                if last is not None:
+                    break
+        if last is not None:
+            if type(last) is Token:
+                line, column, end = last.end_line, last.end_column, last.end_pos
+            else:
+                line = getattr(last, "container_end_line", last.end_line)
+                column = getattr(last, "container_end_column", last.end_column)
+                end = getattr(last, "container_end_pos", last.end_pos)
+            if not hasattr(res_meta, "end_line"):
+                res_meta.end_line, res_meta.end_column, res_meta.end_pos, res_meta.empty = line, column, end, False
+            res_meta.container_end_line, res_meta.container_end_column, res_meta.container_end_pos = line, column, end
+        return res
+
+
+def fast_positions(callbacks: dict) -> dict:
+    """`callbacks` (a parser's, changed in place) with each of Lark's `PropagatePositions` wrappers without a
+    node filter made a `Positions` around the same node builder."""
+    for key, callback in callbacks.items():
+        if type(callback) is PropagatePositions and callback.node_filter is None:
+            callbacks[key] = Positions(callback.node_builder)
+    return callbacks

@@ -5,7 +5,10 @@ working tree); or `REV1..REV2 PATH` (PATH at both revisions). PATH may be a
 folder: its specs are paired by file name. A spec at a revision is read with
 `git show REV:path`, and so are the bases it extends (the same revision), through
 a `Loader` that reads from git instead of the disk. Each version is resolved and
-its engine emitted and loaded in memory, never written.
+its engine emitted and loaded in memory, never written; a version whose rules (`Game.fingerprint`: the
+texts of the spec and its bases), name and shown path are those of a version loaded before in the process
+(the same revision twice, a revision and an unchanged working tree) shares that version's engine module,
+which the diff only calls into.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.loader import shared_engine
 from croupier.diagnostics import Diagnostic
 from croupier.semantics.model import Game
 from croupier.semantics.resolve import Loader
@@ -91,8 +94,22 @@ def load_version(path: Path, rev: str | None) -> Version:
     game, diags = loader.load(shown, opened=path)
     if game is None or any(d.is_error for d in diags):
         raise VersionError(f"{shown}{' at ' + rev if rev else ''} has errors", diags, loader.sources)
-    engine = load_engine(emit_engine(game, shown), game.name)
-    return Version(f"{shown}{' at ' + rev if rev else ''}", game, engine, shown)
+    return Version(f"{shown}{' at ' + rev if rev else ''}", game, engine_of(game, shown), shown)
+
+
+def engine_of(game: Game, shown: str):
+    """The loaded engine of a resolved version: emitted once per process for the same rules, name and shown
+    path (what the engine's source depends on), and loaded once per source (`shared_engine`)."""
+    key = (game.fingerprint, game.name, shown)
+    source = _SOURCES.get(key)
+    if source is None:
+        if len(_SOURCES) > 64:
+            _SOURCES.clear()
+        source = _SOURCES[key] = emit_engine(game, shown)
+    return shared_engine(source, game.name)
+
+
+_SOURCES: dict[tuple[str, str, str], str] = {}
 
 
 def specs_in(folder: Path, rev: str | None) -> list[str]:
