@@ -85,6 +85,22 @@ def _placed(c):
     return None
 
 
+def _first_placed(children):
+    """The first of `children` (in the order given) that has a place: its meta, or the token itself; None if none has."""
+    for c in children:
+        if isinstance(c, Tree):
+            meta = c.meta
+            if not meta.empty:
+                return meta
+        elif type(c) is Token:
+            return c
+        else:
+            placed = _placed(c)
+            if placed is not None:
+                return placed
+    return None
+
+
 class Positions(PropagatePositions):
     """Lark's `PropagatePositions` without a node filter, the same steps in one call (see the module)."""
 
@@ -95,20 +111,7 @@ class Positions(PropagatePositions):
         res_meta = res.meta
         if len(children) == 1 and children[0] is res and (res_meta.empty or hasattr(res_meta, "container_end_pos")):
             return res  # a single child handed up (`?rule`): placed already, every assignment below a no-op
-        first = None
-        for c in children:
-            if isinstance(c, Tree):
-                meta = c.meta
-                if not meta.empty:
-                    first = meta
-                    break
-            elif type(c) is Token:
-                first = c
-                break
-            else:
-                first = _placed(c)
-                if first is not None:
-                    break
+        first = _first_placed(children)
         if first is not None:
             if type(first) is Token:
                 line, column, start = first.line, first.column, first.start_pos
@@ -119,20 +122,7 @@ class Positions(PropagatePositions):
             if not hasattr(res_meta, "line"):
                 res_meta.line, res_meta.column, res_meta.start_pos, res_meta.empty = line, column, start, False
             res_meta.container_line, res_meta.container_column, res_meta.container_start_pos = line, column, start
-        last = None
-        for c in reversed(children):
-            if isinstance(c, Tree):
-                meta = c.meta
-                if not meta.empty:
-                    last = meta
-                    break
-            elif type(c) is Token:
-                last = c
-                break
-            else:
-                last = _placed(c)
-                if last is not None:
-                    break
+        last = _first_placed(reversed(children))
         if last is not None:
             if type(last) is Token:
                 line, column, end = last.end_line, last.end_column, last.end_pos
