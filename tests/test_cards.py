@@ -62,6 +62,14 @@ def build_cards() -> tuple:
     return results, engines
 
 
+@cache
+def engine_view(name: str, lang: str) -> dict:
+    """The card view of a built game in one language with its engine and no worked examples, made once a test
+    process: three tests read every game's (in every language, or in English), none changes it."""
+    results, engines = build_cards()
+    return card_view(next(r.game for r in results if r.game.name == name), lang, [], engines[name])
+
+
 def card_files() -> dict[str, str]:
     results, _ = build_cards()
     return {rel: text for r in results for rel, text in r.artefacts.items() if rel.startswith("cards/")}
@@ -195,7 +203,7 @@ def test_one_odds_convention_with_worked_amounts_from_the_engine_arithmetic():
     for r in results:
         engine = engines[r.game.name]
         for lang in LANGS:
-            view = card_view(r.game, lang, [], engine)
+            view = engine_view(r.game.name, lang)
             for b in r.game.bets.values():
                 shown = next(x for x in view["bets"] if x["name"] == b.name)
                 payouts = [p for w in b.wins for p in w.payouts()]  # a payout table's rows, each a winning rule
@@ -356,7 +364,7 @@ def test_example_hands_are_classified_by_the_engine_as_their_type():
     results, engines = build_cards()
     seat_games = [r for r in results if r.game.types]
     for r in seat_games:
-        view = card_view(r.game, "en", [], engines[r.game.name])
+        view = engine_view(r.game.name, "en")
         for t in view["types"]:
             assert t["example"], f"{r.game.name}: no example hand for {t['name']}"
             hand = [c["code"] for c in t["example"]]
@@ -692,7 +700,7 @@ def test_every_expression_of_every_spec_is_said_in_every_language():
     results, engines = build_cards()
     for r in results:
         for lang in LANGS:
-            view = card_view(r.game, lang, [], engines[r.game.name])
+            view = engine_view(r.game.name, lang)
             said = [x["text"] for x in view["round"]] + [w["text"] for b in view["bets"] for w in b["wins"]]
             said += [t["when"] for t in view["types"]] + [line for d in view["draws"] for line in d["lines"]]
             if view["settlement"]:
