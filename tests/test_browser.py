@@ -34,8 +34,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from test_card_words import ALLOW, HAN, ID, LATIN_WORD, NOT_PROSE
-from test_cards import LANGS, PROJECT, engine_key
+from test_cards import ALLOW, HAN, ID, LANGS, LATIN_WORD, NOT_PROSE, PROJECT, engine_key
 
 from croupier.backends.cards.render import DRAW_RGB, STAND_RGB
 from croupier.driver import pipeline

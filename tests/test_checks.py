@@ -207,18 +207,32 @@ def test_check_strict_makes_warnings_errors(capsys, monkeypatch) -> None:
     assert "warning[W0503]" in capsys.readouterr().err
 
 
-def test_check_format_json_for_editors() -> None:
-    proc = cli("check", "--no-stale", "--format", "json", "tests/errors/E0001_syntax_several.rules")
-    assert proc.returncode == 1
-    diags = json.loads(proc.stdout)["diagnostics"]
+def in_process(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr) of `croupier ARGS` run through the command's `main` in this process, from the
+    repository as `cli` runs it: the same argv, diagnostics and streams' text, without a second interpreter's start
+    and imports (the command as a process, its exit code and streams, is `test_check_strict_makes_warnings_errors`'s
+    child)."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_format_json_for_editors(capsys, monkeypatch) -> None:
+    code, out, _ = in_process(capsys, monkeypatch, "check", "--no-stale", "--format", "json",
+                              "tests/errors/E0001_syntax_several.rules")
+    assert code == 1
+    diags = json.loads(out)["diagnostics"]
     assert len(diags) == 2 and {d["code"] for d in diags} == {"E0001"}
     for d in diags:
         assert d["file"] == "tests/errors/E0001_syntax_several.rules" and d["line"] > 0 and d["column"] > 0
 
 
-def test_text_diagnostic_has_source_line_caret_and_hint() -> None:
-    proc = cli("check", "--no-stale", "tests/errors/E0121_deck_count.rules")
-    lines = proc.stderr.splitlines()
+def test_text_diagnostic_has_source_line_caret_and_hint(capsys, monkeypatch) -> None:
+    code, _, err = in_process(capsys, monkeypatch, "check", "--no-stale", "tests/errors/E0121_deck_count.rules")
+    assert code == 1
+    lines = err.splitlines()
     head = lines.index(next(x for x in lines if "error[E0121]" in x))
     assert lines[head].startswith("tests/errors/E0121_deck_count.rules:4:6: error[E0121]:")
     assert "shoe 20 decks" in lines[head + 1] and lines[head + 2].strip().startswith("^")
