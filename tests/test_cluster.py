@@ -145,3 +145,31 @@ def test_a_worker_that_cannot_compile_fails_the_run_with_a_message(scheduler):
     with pytest.raises(cluster.ClusterError, match="another engine"):
         cluster.run_cluster(state, scheduler, texts, source, game.name, "f" * 64)
     assert state.done == 0
+
+
+def test_a_worker_refuses_texts_once_then_at_once(monkeypatch):
+    """Texts that do not compile to the client's engine are compiled once in a worker: the task's retry and the
+    run's other pieces get the same refusal without compiling again; the same texts under other paths are compiled
+    afresh, and with the engine's own digest they still play. (A small clean spec: what is counted is compiles.)"""
+    monkeypatch.setattr(cluster, "_REMOTE", {})
+    compiles = []
+
+    def counted(texts, digest=None):
+        compiles.append(texts.root)
+        return compile_texts(texts, digest)
+
+    monkeypatch.setattr(cluster, "compile_texts", counted)
+    small = ROOT / "tests" / "errors" / "base_ok.rules"
+    texts = SpecTexts(((str(small), small.read_text(encoding="utf-8")),), "base_ok.rules")
+    job = campaign.Job("shoes", 0).to_json()
+    for _ in range(3):
+        with pytest.raises(CompileError, match="another engine"):
+            cluster.play_remote(texts.to_json(), "f" * 64, job, 0, 1, None, False)
+    assert compiles == [str(small)]
+    moved = SpecTexts((("elsewhere.rules", texts.sources[0][1]),), "base_ok.rules")
+    with pytest.raises(CompileError, match="another engine"):
+        cluster.play_remote(moved.to_json(), "f" * 64, job, 0, 1, None, False)
+    assert compiles == [str(small), "elsewhere.rules"]
+    digest = source_digest(compile_texts(texts)[1])
+    data, _ = cluster.play_remote(texts.to_json(), digest, job, 0, 1, None, False)
+    assert data["shoes"] == 1 and len(compiles) == 3
