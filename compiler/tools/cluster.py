@@ -14,14 +14,17 @@ the one of a local run with any number of workers.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 
 from croupier.backends.engine.loader import load_engine
 from croupier.tools import campaign
-from croupier.tools.spec_texts import SpecTexts, compile_texts
+from croupier.tools.spec_texts import CompileError, SpecTexts, compile_texts
 from croupier.tools.tally import tally_from_json
 
-_REMOTE: dict[tuple[str, str], object] = {}  # (spec digest, engine digest) -> engine, in a worker process
+# (spec digest, engine digest) -> engine, in a worker process; or, for texts that did not compile to that engine,
+# keyed by the texts with their paths, the refusal, given again to every later piece of the run without compiling
+_REMOTE: dict[tuple[str, str], object] = {}
 _RUNS = itertools.count()
 
 
@@ -31,14 +34,23 @@ class ClusterError(Exception):
 
 def play_remote(spec: dict, engine_digest: str, job: dict, first: int, count: int,
                 limit: int | None, log: bool) -> tuple[dict, str]:
-    """The task a worker runs: compile the texts (once per process), play the piece, return data."""
+    """The task a worker runs: compile the texts (once per process), play the piece, return data. Texts that do
+    not compile here, or compile to another engine, are refused once per process too: the run's other pieces, and
+    the retry of this one, get the same CompileError at once (a compile costs up to seconds)."""
     texts = SpecTexts.from_json(spec)
     key = (texts.digest, engine_digest)
+    refused = (json.dumps(texts.to_json()), engine_digest)  # a refusal may depend on the paths too
     engine = _REMOTE.get(key)
     if engine is None:
-        game, source = compile_texts(texts, engine_digest)
+        if refused in _REMOTE:
+            raise CompileError(*_REMOTE[refused])
         if len(_REMOTE) >= 8:
             _REMOTE.clear()
+        try:
+            game, source = compile_texts(texts, engine_digest)
+        except CompileError as exc:
+            _REMOTE[refused] = exc.args
+            raise
         engine = _REMOTE[key] = load_engine(source, f"sim_{game.name}")
     tally, text = campaign.play_piece(engine, campaign.Job.from_json(job), first, count, limit, log)
     return tally.to_json(), text

@@ -329,12 +329,18 @@ def test_cached_values_round_trip_as_data():
         cache.to_data(object())
 
 
+# A clean spec of the smallest kind: its `check` parses, resolves, runs the checks and renders its cards in every
+# language as any spec's does, in half the CPU of baccarat's (0.45 s against 0.85 s, with the cache off)
+SMALL = "tests/errors/base_ok.rules"
+
+
 def test_the_parser_keeps_no_cache_in_tmpdir(lark_cache, tmp_path):
-    """With the disk cache off; with it on, every command of the tampered-cache test above runs over such a TMPDIR."""
+    """With the disk cache off; with it on, every command of the tampered-cache test above runs over such a TMPDIR.
+    The parser is built once per process whatever the spec: the smallest clean spec is checked."""
     marker = tmp_path / "ran"
     tmp = tmp_path / "tmp"
     planted = plant_lark_cache(lark_cache, tmp, marker)
-    croupier("check", SPECS[0], "--no-stale", cache_dir="off", tmpdir=tmp)
+    assert "1 spec(s) ok" in croupier("check", SMALL, "--no-stale", cache_dir="off", tmpdir=tmp)
     assert not marker.exists()
     assert list(tmp.iterdir()) == [planted]
     # the planted tables are live: Lark's own cache runs them (it unpickles, then compares the first line, and

@@ -2,10 +2,11 @@
 
 Every repro goes through the real command (`croupier play SPEC --jsonl`, `--table`, `--replay`,
 `--hand`), with the bad line between good ones: every line is answered, the good lines get the
-answers they get alone, and nothing prints a traceback. The answers alone, the first and the deepest
-attack of each kind, invalid UTF-8, the replay and the log run in a child process; the other attacks
-repeat those contracts through `croupier.cli.main.main` in this process (cli_run.py), and their good
-lines are compared with the child's answers.
+answers they get alone, and nothing prints a traceback. The first and the deepest attack of each kind
+(on each of the three specs), invalid UTF-8, the replay and the log written whole run in a child
+process; the other attacks repeat those contracts through `croupier.cli.main.main` in this process
+(cli_run.py). Every attack's good lines are compared with the answers to the good lines alone, worked
+out in this process: a child's good lines equal to them show the two ways of running answer alike.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ def good_seat(spec: str) -> list[str]:
 
 @functools.cache
 def answered_alone(spec: str, good: tuple[str, ...]) -> list[dict]:
-    """The answers to the good lines alone, from a child process."""
-    return jsonl(spec, list(good), child=True)
+    """The answers to the good lines alone (in this process: each spec has an attack in a child, whose good lines
+    are held to these, so a child answering otherwise than this process still fails)."""
+    return jsonl(spec, list(good))
 
 
 def assert_bad_line_is_contained(spec: str, good: list[str], bad: str, words: str, child: bool = False) -> None:
@@ -275,8 +277,8 @@ def test_many_jokers_are_refused_quickly(tmp_path: Path) -> None:
 
 def test_play_log_is_opened_first_and_written_whole(tmp_path: Path) -> None:
     good = json.dumps({"cards": ["3S", "2H", "4D", "2C", "6H", "AS"], "bets": {"banker": 100}})
-    proc = croupier("play", BACCARAT, "--jsonl", "--log", str(tmp_path / "no" / "such" / "l.jsonl"), stdin=good + "\n",
-                    child=True)
+    # a log that cannot be opened: refused before a line is read (in this process); the log written whole: a child
+    proc = croupier("play", BACCARAT, "--jsonl", "--log", str(tmp_path / "no" / "such" / "l.jsonl"), stdin=good + "\n")
     assert proc.returncode == 2 and "cannot write the log" in proc.stderr and proc.stdout == ""
     log = tmp_path / "l.jsonl"
     proc = croupier("play", BACCARAT, "--jsonl", "--log", str(log), stdin=f"{good}\n{{\"room\": {{}}}}\n{good}\n",
