@@ -64,36 +64,62 @@ def independent(decks: int) -> dict[tuple[str, int], Fraction]:
         return 1 if k == 0 else n * falling(n - 1, k - 1)
 
     go_on = [falling(cards - k, 6 - k) for k in range(7)]
+    values = range(10)
+    # key[p][b]: the outcome of a player's total p against a banker's b, with b
+    key = [[("player" if p > b else "banker" if b > p else "tie", b) for b in values] for p in values]
+    # draws[b][v]: whether a banker on b (not a natural) draws after the player's third card of value v
+    draws = [[banker_draws(b, v) for v in values] for b in range(8)]
 
-    def deal(weight: int):
-        for v in range(10):
-            if counts[v]:
-                w = weight * counts[v]
-                counts[v] -= 1
-                yield v, w
-                counts[v] += 1
+    def banker_third(p: int, b: int, weight: int, k: int) -> None:
+        """The banker's third card after k cards dealt, in every way: each round scored."""
+        row = key[p]
+        for b3 in values:
+            if counts[b3]:
+                got = row[(b + b3) % 10]
+                out[got] = out.get(got, 0) + weight * counts[b3] * go_on[k + 1]
 
-    def score(p: int, b: int, w: int, k: int) -> None:
-        key = ("player" if p > b else "banker" if b > p else "tie", b)
-        out[key] = out.get(key, 0) + w * go_on[k]
-
-    for p1, w1 in deal(1):
-        for b1, w2 in deal(w1):
-            for p2, w3 in deal(w2):
-                for b2, w4 in deal(w3):
-                    p, b = (p1 + p2) % 10, (b1 + b2) % 10
+    # the cards in the order dealt (player, banker, player, banker, the player's third, the banker's), each
+    # value taken while the shoe holds one, a deal weighed by the product of the counts it draws from
+    for p1 in values:
+        w1 = counts[p1]
+        counts[p1] -= 1
+        for b1 in values:
+            w2 = w1 * counts[b1]
+            if not w2:
+                continue
+            counts[b1] -= 1
+            for p2 in values:
+                w3 = w2 * counts[p2]
+                if not w3:
+                    continue
+                counts[p2] -= 1
+                p = (p1 + p2) % 10
+                for b2 in values:
+                    w4 = w3 * counts[b2]
+                    if not w4:
+                        continue
+                    b = (b1 + b2) % 10
+                    counts[b2] -= 1
                     if p >= 8 or b >= 8 or (p >= 6 and b >= 6):
-                        score(p, b, w4, 4)
+                        out[key[p][b]] = out.get(key[p][b], 0) + w4 * go_on[4]
                     elif p >= 6:
-                        for b3, w5 in deal(w4):
-                            score(p, (b + b3) % 10, w5, 5)
+                        banker_third(p, b, w4, 4)
                     else:
-                        for p3, w5 in deal(w4):
-                            if banker_draws(b, p3):
-                                for b3, w6 in deal(w5):
-                                    score((p + p3) % 10, (b + b3) % 10, w6, 6)
+                        for p3 in values:
+                            w5 = w4 * counts[p3]
+                            if not w5:
+                                continue
+                            pp = (p + p3) % 10
+                            if draws[b][p3]:
+                                counts[p3] -= 1
+                                banker_third(pp, b, w5, 5)
+                                counts[p3] += 1
                             else:
-                                score((p + p3) % 10, b, w5, 5)
+                                out[key[pp][b]] = out.get(key[pp][b], 0) + w5 * go_on[5]
+                    counts[b2] += 1
+                counts[p2] += 1
+            counts[b1] += 1
+        counts[p1] += 1
     whole = falling(cards, 6)
     assert sum(out.values()) == whole
     return {key: Fraction(w, whole) for key, w in out.items()}

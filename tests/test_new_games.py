@@ -90,46 +90,74 @@ def banker_draws(banker: int, third: int | None) -> bool:
 def baccarat_rounds(decks: int = 8) -> tuple[int, list[tuple[int, tuple, tuple]]]:
     """Every round as (weight, player's card values, banker's card values), with card removal, and the whole
     its weights are out of: the ordered ways to deal six cards from the shoe (a round of k cards weighs its
-    ways to be dealt times the ways to go on to six). Integers all through: the same exact probabilities."""
+    ways to be dealt times the ways to go on to six). Integers all through: the same exact probabilities.
+
+    The cards are dealt in nested loops, in the order a round deals them (player, banker, player, banker,
+    then the player's third card and the banker's), each value taken while the shoe still holds one."""
     counts = [16 * decks] + [4 * decks] * 9  # value 0 (10 J Q K), then 1..9
     n = 52 * decks
     go_on = [1] * 7  # go_on[k]: ordered ways to deal 6 - k more cards after k
     for k in range(5, -1, -1):
         go_on[k] = go_on[k + 1] * (n - k)
     out = []
+    values = range(10)
+    # draws[b][v]: whether a banker on b draws after the player's third card of value v; stands[b]: whether a banker
+    # on b stands when the player stood (a total of 8 or 9 is a natural, never asked)
+    draws = [[banker_draws(b, third) for third in values] for b in range(8)]
+    stands = [not banker_draws(b, None) for b in range(8)]
 
-    def deal(cards, ways, need, then):
-        """Deal `need` more cards to `cards` in every way, then call `then(cards, ways)`."""
-        if need == 0:
-            then(cards, ways)
-            return
-        for v in range(10):
-            if counts[v]:
-                more = ways * counts[v]
-                counts[v] -= 1
-                deal(cards + [v], more, need - 1, then)
-                counts[v] += 1
+    def banker_third(player, banker, ways, after):
+        """The banker's third card dealt in every way after `after` cards, each round appended."""
+        for b3 in values:
+            if counts[b3]:
+                out.append((ways * counts[b3] * go_on[after + 1], player, (*banker, b3)))
 
-    def done(player, banker, ways):
-        out.append((ways * go_on[len(player) + len(banker)], tuple(player), tuple(banker)))
-
-    def banker_turn(player, banker, third, ways):
-        if banker_draws(sum(banker) % 10, third):
-            deal([], ways, 1, lambda c, w: done(player, banker + c, w))
-        else:
-            done(player, banker, ways)
-
-    def after_deal(cards, ways):
-        player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
-        pt, bt = sum(player) % 10, sum(banker) % 10
-        if pt >= 8 or bt >= 8:
-            done(player, banker, ways)
-        elif pt <= 5:
-            deal([], ways, 1, lambda c, w: banker_turn(player + c, banker, c[0], w))
-        else:
-            banker_turn(player, banker, None, ways)
-
-    deal([], 1, 4, after_deal)
+    for p1 in values:
+        if not counts[p1]:
+            continue
+        w1 = counts[p1]
+        counts[p1] -= 1
+        for b1 in values:
+            if not counts[b1]:
+                continue
+            w2 = w1 * counts[b1]
+            counts[b1] -= 1
+            for p2 in values:
+                if not counts[p2]:
+                    continue
+                w3 = w2 * counts[p2]
+                counts[p2] -= 1
+                pt = (p1 + p2) % 10
+                for b2 in values:
+                    if not counts[b2]:
+                        continue
+                    w4 = w3 * counts[b2]
+                    bt = (b1 + b2) % 10
+                    player, banker = (p1, p2), (b1, b2)
+                    if pt >= 8 or bt >= 8:
+                        out.append((w4 * go_on[4], player, banker))
+                    elif pt <= 5:
+                        counts[b2] -= 1
+                        for p3 in values:
+                            if not counts[p3]:
+                                continue
+                            w5 = w4 * counts[p3]
+                            if draws[bt][p3]:
+                                counts[p3] -= 1
+                                banker_third((p1, p2, p3), banker, w5, 5)
+                                counts[p3] += 1
+                            else:
+                                out.append((w5 * go_on[5], (p1, p2, p3), banker))
+                        counts[b2] += 1
+                    elif stands[bt]:
+                        out.append((w4 * go_on[4], player, banker))
+                    else:
+                        counts[b2] -= 1
+                        banker_third(player, banker, w4, 4)
+                        counts[b2] += 1
+                counts[p2] += 1
+            counts[b1] += 1
+        counts[p1] += 1
     return go_on[0], out
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import cache
+from itertools import accumulate, repeat
 from math import factorial, prod
+from operator import mul
 from pathlib import Path
 
 import pytest
@@ -92,35 +94,55 @@ def pair_by_pair(deck: SeatDeck, settler: PairSettler, t_first: Fraction, ts: li
 
     Each pair is weighed once for all thresholds: over the common denominator (N)_most (`most` the
     largest two hands any threshold deals), a second hand H gathers sum_F V(F) P(F, H) / V(H) by outcome,
-    and a threshold adds up V_t(H) times that over its own final hands."""
+    and a threshold adds up V_t(H) times that over its own final hands. A second hand's weights against
+    every first hand are one list (products and sums in C), summed by the first hand's settlement key."""
     firsts, seconds = deck.finals(t_first), {t: deck.finals(t) for t in ts}
     hands = {h for finals in seconds.values() for h in finals}
     most = max(map(sum, firsts)) + max(map(sum, hands))
-    # falls[c][k] = (N_c)_k, and 0 for every k past N_c: a pair that takes more cards of a class weighs 0
-    falls = [[falling(n, k) for k in range(n + 1)] + [0] * most for n in deck.counts]
     lows = [falling(deck.cards - size, most - size) for size in range(most + 1)]
-    # a pair settles by its two hands' keys (PairSettler.key): look each first hand's key up once
-    rows = [(f, vf, sum(f), id(settler.key(f))) for f, vf in firsts.items()]
+    # (N_c)_(F_c + H_c) = (N_c)_(H_c) (N_c - H_c)_(F_c): a pair's product is H's weight times, over the classes F
+    # holds, (N_c - H_c)_(F_c), read from a table of H's own at the place of F's count (`places` of F below)
+    width = max(deck.counts) + 1
+    # the first hands in runs of one settlement key (PairSettler.key: a pair settles by its two hands' keys)
+    runs: dict[int, list[tuple[int, ...]]] = {}
+    for f in firsts:
+        runs.setdefault(id(settler.key(f)), []).append(f)
+    fs = [f for run in runs.values() for f in run]
+    places = [tuple(c * width + n for c, n in enumerate(f) if n) for f in fs]
+    bounds, at = [], 0  # (id of the key, where its run starts, where it ends) in `fs`
+    for kf, run in runs.items():
+        bounds.append((kf, at, at + len(run)))
+        at += len(run)
+    # scaled[size of H][i] = V(F_i) (N - |F_i| - |H|)_(most - |F_i| - |H|), for every size a second hand has
+    scaled = {size: [firsts[f] * lows[size + sum(f)] for f in fs] for size in set(map(sum, hands))}
     by_keys: dict[int, dict[int, tuple]] = {}  # id of H's key -> {id of F's key -> the outcome}
     interned: dict[tuple, tuple] = {}  # one object per distinct outcome, so that equal outcomes share their id
+    same: dict[int, tuple] = {}  # id of a result the settler gave -> its interned outcome
     per_hand: dict[tuple, dict[int, list]] = {}  # H -> {id of an outcome -> [the outcome, weight]}
     for h in hands:
-        size_h, seen = sum(h), {}
+        seen: dict[int, list] = {}
+        weight = prod(falling(n, m) for n, m in zip(deck.counts, h))  # prod_c (N_c)_(H_c)
         outcomes = by_keys.setdefault(id(settler.key(h)), {})
-        # cols[c][F_c] = (N_c)_(F_c + H_c): each class's row read from H_c on; low[|F|] = (N - |F| - |H|)_(most - |F| - |H|)
-        cols, low = [row[n:] for row, n in zip(falls, h)], lows[size_h:]
-        for f, vf, size_f, kf in rows:
-            ways = vf * low[size_f] * prod(map(list.__getitem__, cols, f))
-            if ways:
+        # table[c * width + k] = (N_c - H_c)_k, and 0 for every k past N_c - H_c (that pair weighs 0)
+        table = [falling(n - m, k) for n, m in zip(deck.counts, h) for k in range(width)]
+        ways = list(map(mul, scaled[sum(h)], map(prod, map(map, repeat(table.__getitem__), places))))
+        ends = [0, *accumulate(ways)]
+        for kf, start, stop in bounds:
+            w = (ends[stop] - ends[start]) * weight
+            if w:
                 outcome = outcomes.get(kf)
-                if outcome is None:
+                if outcome is None:  # settled with the key's first hand (in `firsts`' order) H can meet
+                    f = next(fs[i] for i in range(start, stop) if ways[i])
                     net = settler.net(f, h)
-                    outcome = outcomes[kf] = interned.setdefault(net, net)
+                    outcome = same.get(id(net))
+                    if outcome is None:  # a result object not met before (the settler keeps every one it gives)
+                        outcome = same[id(net)] = interned.setdefault(net, net)
+                    outcomes[kf] = outcome
                 slot = seen.get(id(outcome))
                 if slot is None:
-                    seen[id(outcome)] = [outcome, ways]
+                    seen[id(outcome)] = [outcome, w]
                 else:
-                    slot[1] += ways
+                    slot[1] += w
         per_hand[h] = seen
     whole = falling(deck.cards, most)
     results = {}

@@ -6,10 +6,10 @@ substitutions, hands listed one by one, or arithmetic done by hand in a comment.
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
-import subprocess
-import sys
+from contextlib import redirect_stdout
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.backends.engine.oracle import engine_oracle
 from croupier.checks import hand_types
+from croupier.cli.main import main
 from croupier.semantics import hand_classes as hc
 from croupier.semantics.resolve import Loader
 from croupier.tools.analysis.seat import SeatAnalysis, separable, stake_of
@@ -131,11 +132,14 @@ def test_hands_left_unevaluated_once_every_type_is_reached_change_no_finding(spe
     assert asked_quick < (len(calls) - asked_quick) / 4 if skips else asked_quick <= len(calls) - asked_quick
 
 
-def test_one_wild_joker_analyses_without_error():
-    done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "analyze", str(ONE_JOKER), "--json"],
-                          capture_output=True, text=True, env={"CROUPIER_CACHE": "off", "PATH": ""}, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
+def test_one_wild_joker_analyses_without_error(own_memory, monkeypatch):
+    """`croupier analyze` of the one-joker game, run through `main` in this process with no cache at all (nothing
+    kept in memory, CROUPIER_CACHE=off): it analyses afresh, returns 0 and prints the JSON report."""
+    monkeypatch.setenv("CROUPIER_CACHE", "off")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["analyze", str(ONE_JOKER), "--json"]) == 0
+    data = json.loads(out.getvalue())
     assert abs(sum(Fraction(p) for p in data["types"].values()) - 1) < Fraction(1, 10**18)  # decimals of 20 digits
     # against an opponent with the same policy the game is fair: exactly 0
     assert Fraction(data["expected_result"]["8"]) == 0
