@@ -4,6 +4,7 @@ which asks the rule functions one by one), and the simulation's fast tally again
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -73,17 +74,29 @@ SOFT = SOFT_GAME + """bet x "X"
 """
 
 
-def inline_engine(text: str):
+@cache
+def inline_source(text: str) -> str:
     g, diags, _ = resolve_file("t.rules", text)
     assert not [d for d in diags if d.is_error], diags
-    return load_engine(emit_engine(g, "t.rules"), "t_fast")
+    return emit_engine(g, "t.rules")
 
 
-def spec_engine(name: str):
+def inline_engine(text: str):
+    return load_engine(inline_source(text), "t_fast")
+
+
+@cache
+def spec_source(name: str) -> str:
     path = ROOT / "spec" / f"{name}.rules"
     g, diags, _ = resolve_file(str(path), path.read_text(encoding="utf-8"))
     assert not [d for d in diags if d.is_error], diags
-    return load_engine(emit_engine(g, str(path)), f"fast_{name}")
+    return emit_engine(g, str(path))
+
+
+def spec_engine(name: str):
+    """A fresh module of the spec's engine: each test loads its own (the module keeps what a table settled),
+    from the source emitted once for the file (the emitter is a function of the spec's text)."""
+    return load_engine(spec_source(name), f"fast_{name}")
 
 
 ENGINES = {"card_level": lambda: inline_engine(CARD_LEVEL), "soft": lambda: inline_engine(SOFT),

@@ -40,7 +40,7 @@ class StateLexer(BasicLexer):
 
     def next_token(self, lex_state, parser_state=None) -> Token:
         owner = self._root
-        if owner is None or not owner.ready():
+        if owner is None or (owner.usable is not True and not owner.ready()):
             return super().next_token(lex_state, parser_state)
         plan = self._plan
         if plan is None:
@@ -100,15 +100,21 @@ class _Plan:
     def match(self, text, pos: int) -> tuple[str, str, str] | None:
         """(text, terminal, terminal after the string callback) this lexer's own scanner matches at `pos`,
         or None when the root scanner does not tell (then the lexer's own scanner answers)."""
-        owner = self.owner
-        res = owner.scanner.match(text, pos) if self.usable else None
-        if res is None:
+        if not self.usable:
             return None
-        value, type_ = res
+        owner = self.owner
+        source = text.text
+        for mre in owner.mres:  # the root scanner's `Scanner.match`, its regexes called here
+            m = mre.match(source, pos, text.end)
+            if m:
+                value, type_ = m.group(0), m.lastgroup
+                break
+        else:
+            return None
         first = owner.rank[type_]
         if type_ in self.names:
-            for rank, string in self.extra.get(text.text[pos:pos + 1], ()):
-                if rank < first and text.text.startswith(string, pos, text.end):
+            for rank, string in self.extra.get(source[pos:pos + 1], ()):
+                if rank < first and source.startswith(string, pos, text.end):
                     return None
         else:  # the root's terminal is not among this scanner's: try the others in its order
             for rank, t in self.order:
@@ -169,6 +175,7 @@ class RootFirstLexer(ContextualLexer):
         self.root_lexer._root = None
         self.conf = conf
         self.scanner = None
+        self.mres: tuple = ()  # the root scanner's regular expressions, in the order it tries them
         self.usable: bool | None = None
         self.left_out: frozenset[str] = frozenset()
         self.unless: dict[str, tuple] = {}  # pattern → the strings its callback turns a match into, in order
@@ -223,6 +230,7 @@ class RootFirstLexer(ContextualLexer):
         if self.scanner_parts is not None and root._scanner is None:
             self._build_root_scanner(self.scanner_parts)
         self.scanner = root.scanner
+        self.mres = tuple(self.scanner._mres)
         kept = {t.name for t in self.scanner.terminals}
         self.left_out = frozenset(t.name for t in root.terminals if t.name not in kept)
         for name, cb in root.callback.items():
