@@ -163,20 +163,25 @@ def to_python(e: ir.Expr, constants: dict[Fraction, str]) -> str:
 class LocalTranslator(PythonTranslator):
     """The same expressions read from a round being dealt in local variables (the engine's fast path).
 
-    A hand is the list `h_<hand>`; with plain totals its total is the running `t_<hand>`, and the
-    total of its first two cards `f_<hand>` (set once after the deal, for a hand dealt two cards);
+    A hand is the list `h_<hand>`; with plain totals its total is the running `t_<hand>`; with soft totals
+    a hand of `kept` has its total in `t_<hand>` and its cards counted at their other value in `s_<hand>`
+    (set after the deal and after each card it draws), and `read` collects the other hands whose total or
+    softness a rule reads (through `total` and `is_soft`); the total of its first two cards is `f_<hand>`
+    (set once after the deal, for a hand dealt two cards);
     the outcome is `outcome`; an event or a round formula is written out where it is read, so it is
     computed from the round as it stands then, as `event_<name>(r)` would be. `hoisted` collects the
     `f_<hand>` names used.
     """
 
     def __init__(self, constants: dict[Fraction, str], events: dict[str, ir.Expr], formulas: dict[str, ir.Expr],
-                 dealt: dict[str, int], running_totals: bool) -> None:
+                 dealt: dict[str, int], running_totals: bool, kept: frozenset[str] = frozenset()) -> None:
         super().__init__(constants)
         self.events = events
         self.formulas = formulas
         self.dealt = dealt
         self.running = running_totals
+        self.kept = kept
+        self.read: set[str] = set()
         self.hoisted: set[str] = set()
 
     def visit_HandRef(self, e: ir.HandRef) -> str:
@@ -208,8 +213,13 @@ class LocalTranslator(PythonTranslator):
 
     def visit_Call(self, e: ir.Call) -> str:
         key, args = e.function.key, e.args
-        if key == "total" and self.running and isinstance(args[0], ir.HandRef):
-            return f"t_{args[0].name}"
+        if key in ("total", "soft") and isinstance(args[0], ir.HandRef):
+            hand = args[0].name
+            if key == "total" and (self.running or hand in self.kept):
+                return f"t_{hand}"
+            if key == "soft" and hand in self.kept:
+                return f"(s_{hand} > 0)"
+            self.read.add(hand)
         if key in ("total", "same_rank") and isinstance(args[0], ir.Call) and args[0].function.key == "first2":
             hand = self.dealt_hand(args[0].args[0], 2)
             if hand is not None and key == "total" and self.dealt[hand] == 2:
