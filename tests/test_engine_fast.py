@@ -196,3 +196,24 @@ def test_every_round_of_the_soft_game_is_the_same_inlined_and_traced() -> None:
 
     walk([], [0] * len(classes))
     assert seen["rounds"] > 500 and seen["errors"] > 100 and seen["soft pushes"] > 10, seen
+
+
+def test_the_inlined_soft_round_totals_each_hand_once_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """deal_at works a soft hand's total out once after the deal and once after each card it draws (not again
+    for every rule that reads it), and outcome_of once a hand for all its outcomes."""
+    engine = inline_engine(SOFT)
+    calls: list[tuple[str, ...]] = []
+    best_total = engine.best_total
+
+    def counted(cards):
+        calls.append(tuple(cards))
+        return best_total(cards)
+
+    monkeypatch.setattr(engine, "best_total", counted)
+    for cards, dealer in ((["7S", "AH", "AD", "AC", "7H"], 4), (["KS", "AH", "7D"], 2), (["9S", "KH", "7D"], 2)):
+        del calls[:]
+        r = engine.deal_at(cards, 0)
+        assert len(r.d) == dealer and calls == [(cards[0],), *(tuple(cards[1:n + 1]) for n in range(1, dealer + 1))]
+        del calls[:]
+        engine.outcome_of(r)
+        assert calls == [tuple(r.p), tuple(r.d)]
