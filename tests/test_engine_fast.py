@@ -174,3 +174,59 @@ def test_a_table_reuses_a_settlement_only_for_its_own_key_and_stakes(name: str) 
                 single = engine.Table(f"t/{shoe}")
                 assert single.deal(stakes).returns == engine.Table(f"t/{shoe}").deal(exact, engine.squeeze_plan(exact)).returns
     assert checked >= 60 and engine.SETTLED
+
+
+def test_every_round_of_the_soft_game_is_the_same_inlined_and_traced() -> None:
+    """Every sequence of cards the soft game can deal (cards told apart by value, every copy of the shoe), each
+    of its prefixes too: the inlined round, with the soft totals it keeps in locals and refreshes after each card,
+    is the traced round, fails alike when the cards run out, and its settle key decides bet x (won: 1, pushed
+    by a soft dealer: 2) as settling the round does."""
+    engine = inline_engine(SOFT)
+    by_value: dict = {}
+    for code in engine.shoe_cards(engine.DECKS):
+        by_value.setdefault(engine.CARD_VALUE[code], []).append(code)
+    classes = [sorted(codes) for _value, codes in sorted(by_value.items())]
+    seen = {"rounds": 0, "errors": 0, "soft pushes": 0}
+
+    def walk(cards: list[str], used: list[int]) -> None:
+        if cards:
+            fast = outcome_or_error(lambda: engine.play(cards))
+            assert fast == outcome_or_error(lambda: engine.play(cards, explain=True)), cards
+            if isinstance(fast[0], str):
+                seen["errors"] += 1
+            else:
+                seen["rounds"] += 1
+                used_cards, key = engine.deal_at(cards, 0, True)
+                returns = engine.settle(engine.play(cards), {"x": 1})["x"]
+                assert (used_cards, key[0]) == (fast[2], fast[1]) and {0: 0, 1: 2, 2: 1}[key[1]] == returns, cards
+                seen["soft pushes"] += key[1] == 2
+                return
+        for c, codes in enumerate(classes):
+            if used[c] < len(codes):
+                used[c] += 1
+                walk(cards + [codes[used[c] - 1]], used)
+                used[c] -= 1
+
+    walk([], [0] * len(classes))
+    assert seen["rounds"] > 500 and seen["errors"] > 100 and seen["soft pushes"] > 10, seen
+
+
+def test_the_inlined_soft_round_totals_each_hand_once_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """deal_at works a soft hand's total out once after the deal and once after each card it draws (not again
+    for every rule that reads it), and outcome_of once a hand for all its outcomes."""
+    engine = inline_engine(SOFT)
+    calls: list[tuple[str, ...]] = []
+    best_total = engine.best_total
+
+    def counted(cards):
+        calls.append(tuple(cards))
+        return best_total(cards)
+
+    monkeypatch.setattr(engine, "best_total", counted)
+    for cards, dealer in ((["7S", "AH", "AD", "AC", "7H"], 4), (["KS", "AH", "7D"], 2), (["9S", "KH", "7D"], 2)):
+        del calls[:]
+        r = engine.deal_at(cards, 0)
+        assert len(r.d) == dealer and calls == [(cards[0],), *(tuple(cards[1:n + 1]) for n in range(1, dealer + 1))]
+        del calls[:]
+        engine.outcome_of(r)
+        assert calls == [tuple(r.p), tuple(r.d)]

@@ -1197,11 +1197,14 @@ DECISION_TABLES = (
 
 def outcome_of(r):
     """The outcome of a finished round."""
-    if (total(r.player) > total(r.banker)):
+    # each hand's total read by more than one outcome, computed once
+    t_player = total(r.player)
+    t_banker = total(r.banker)
+    if (t_player > t_banker):
         return 'player'
-    if (total(r.banker) > total(r.player)):
+    if (t_banker > t_player):
         return 'banker'
-    if (total(r.player) == total(r.banker)):
+    if (t_player == t_banker):
         return 'tie'
     raise EngineError("no outcome of the spec holds for this round")
 

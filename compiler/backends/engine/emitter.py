@@ -19,7 +19,7 @@ from croupier.backends.engine.api import Piece, assemble, checked_module
 from croupier.backends.engine.bet_rules import bet_functions
 from croupier.backends.engine.fast_round import fast_functions
 from croupier.backends.engine.parts import copy_module, features, parts_summary
-from croupier.backends.engine.python_expr import py_number, to_python
+from croupier.backends.engine.python_expr import py_number, shared_totals, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import Expr, expr_text
@@ -241,8 +241,14 @@ class EngineEmitter:
         self.decision_tables()
         with w.block("def outcome_of(r):"):
             w.line('"""The outcome of a finished round."""')
+            tr = shared_totals(self.constants, [o.when for o in g.outcomes.values()])
+            prelude = tr.prelude(list(g.hands))
+            if prelude:
+                w.comment("each hand's total read by more than one outcome, computed once")
+            for line in prelude:
+                w.line(line)
             for o in g.outcomes.values():
-                with w.block(f"if {self.py(o.when)}:"):
+                with w.block(f"if {tr.visit(o.when)}:"):
                     w.line(f"return {literal(o.name)}")
             w.line('raise EngineError("no outcome of the spec holds for this round")')
         w.blank(2)

@@ -1,8 +1,10 @@
 """Engine back end, the fast path of a dealt round: the spec's rules written out in one function.
 
 `deal_at(cards, start)` deals, draws and decides a round with every rule inlined
-where it applies: the hands are local lists, their totals (plain totals) are kept
-as each card comes instead of summed again by every rule, a draw table is one
+where it applies: the hands are local lists, their totals are kept in locals (plain
+totals as each card comes; a soft total, with how many cards count at their other
+value, by `best_total` after the deal and after each card the hand draws, for the
+hands whose total a rule reads) instead of summed again by every rule, a draw table is one
 dictionary lookup, events and formulas are written out where they are read. It is
 what the shoe, `play` (without tracing) and the exact enumerator deal with; the
 rule functions (`event_natural`, `decide_banker`, `bet_tie`, …) stay, with their
@@ -35,13 +37,17 @@ def rule_text(text: str, cite: str | None) -> str:
 class FastRound:
     """Writes `deal_at` of one dealt-round game."""
 
-    def __init__(self, game: Game, w: PyWriter, constants: dict[Fraction, str]) -> None:
+    def __init__(self, game: Game, w: PyWriter, constants: dict[Fraction, str],
+                 kept: frozenset[str] | None = None) -> None:
         self.game = game
         self.w = w
         self.dealt = {h: game.deal_order.count(h) for h in game.hands}
-        self.running = game.soft is None  # a soft total is the best of several: summed by `total`
+        self.running = game.soft is None  # a soft total is the best of several: not kept as each card comes
+        if kept is None:
+            kept = frozenset() if self.running else soft_totals_read(game, constants)
+        self.kept = kept  # hands whose soft total is kept in t_<hand>, s_<hand>
         self.tr = LocalTranslator(constants, {n: e.when for n, e in game.events.items()},
-                                  {n: f.expr for n, f in game.formulas.items()}, self.dealt, self.running)
+                                  {n: f.expr for n, f in game.formulas.items()}, self.dealt, self.running, kept)
 
     def py(self, expr) -> str:
         return self.tr.visit(expr)
@@ -96,6 +102,9 @@ class FastRound:
             if self.running:
                 for hand in g.hands:
                     w.line(f"t_{hand} = {self.sum_of(hand)}")
+            for hand in g.hands:
+                if hand in self.kept:
+                    w.line(f"t_{hand}, s_{hand} = best_total(h_{hand})  # its total, cards at their other value")
             self.tr.hoisted.clear()
             w.line("outcome = None")
             mark, indent = len(w.lines), "    " * w.level
@@ -111,7 +120,7 @@ class FastRound:
                     w.line(f"outcome = {literal(o.name)}")
             with w.block("else:"):
                 w.line('raise EngineError("no outcome of the spec holds for this round")')
-            hoisted = [indent + (f"f_{h} = t_{h}" if self.running else f"f_{h} = total(h_{h})")
+            hoisted = [indent + (f"f_{h} = t_{h}" if self.running or h in self.kept else f"f_{h} = total(h_{h})")
                        for h in sorted(self.tr.hoisted)]
             w.lines[mark:mark] = hoisted  # the first two cards' totals, right after the deal
         with w.block("except IndexError:"):
@@ -133,6 +142,8 @@ class FastRound:
         if self.running:
             m = self.game.modulus
             w.line(f"t_{hand} = (t_{hand} + CARD_VALUE[card]) % {m}" if m else f"t_{hand} += CARD_VALUE[card]")
+        elif hand in self.kept:
+            w.line(f"t_{hand}, s_{hand} = best_total(h_{hand})")
 
     def draws(self) -> None:
         w = self.w
@@ -190,6 +201,13 @@ class FastRound:
                 with w.block(f"{'elif' if number > 1 else 'if'} {test}:"):
                     w.line(f"{name} = {number}")
         return name
+
+
+def soft_totals_read(game: Game, constants: dict[Fraction, str]) -> frozenset[str]:
+    """The hands whose soft total (or softness) `deal_at` reads: found by writing it once aside."""
+    scratch = FastRound(game, PyWriter(), dict(constants), frozenset())
+    scratch.emit()
+    return frozenset(scratch.tr.read)
 
 
 def fast_functions(game: Game, w: PyWriter, constants: dict[Fraction, str]) -> None:

@@ -160,23 +160,68 @@ def to_python(e: ir.Expr, constants: dict[Fraction, str]) -> str:
     return PythonTranslator(constants).visit(e)
 
 
+class SharedTotals(PythonTranslator):
+    """Rules of one function that read a round `r` and share its hands' totals: `total(hand)` of a hand of
+    `shared` is the local `t_<hand>` and `soft(hand)` is `s_<hand> > 0`, which the function sets once at its
+    top (`prelude`). `reads` counts the reads of each hand's total or softness, `softness` the hands whose
+    softness is read: a first pass with nothing shared says which hands a function reads more than once."""
+
+    def __init__(self, constants: dict[Fraction, str], shared: frozenset[str] = frozenset()) -> None:
+        super().__init__(constants)
+        self.shared = shared
+        self.reads: dict[str, int] = {}
+        self.softness: set[str] = set()
+
+    def visit_Call(self, e: ir.Call) -> str:
+        key, args = e.function.key, e.args
+        if key in ("total", "soft") and isinstance(args[0], ir.HandRef):
+            hand = args[0].name
+            self.reads[hand] = self.reads.get(hand, 0) + 1
+            if key == "soft":
+                self.softness.add(hand)
+            if hand in self.shared:
+                return f"t_{hand}" if key == "total" else f"(s_{hand} > 0)"
+        return super().visit_Call(e)
+
+    def prelude(self, hands: list[str]) -> list[str]:
+        """The lines that set the shared hands' locals, in the order of `hands`."""
+        return [f"t_{h}, s_{h} = best_total(r.{h})" if h in self.softness else f"t_{h} = total(r.{h})"
+                for h in hands if h in self.shared]
+
+
+def shared_totals(constants: dict[Fraction, str], exprs: list[ir.Expr]) -> SharedTotals:
+    """The translator of a function whose rules are `exprs`: it shares the totals of the hands they read twice
+    or more (read once, a total is left where it is read)."""
+    first = SharedTotals(dict(constants))
+    for e in exprs:
+        first.visit(e)
+    shared = SharedTotals(constants, frozenset(h for h, n in first.reads.items() if n > 1))
+    shared.softness = first.softness
+    return shared
+
+
 class LocalTranslator(PythonTranslator):
     """The same expressions read from a round being dealt in local variables (the engine's fast path).
 
-    A hand is the list `h_<hand>`; with plain totals its total is the running `t_<hand>`, and the
-    total of its first two cards `f_<hand>` (set once after the deal, for a hand dealt two cards);
+    A hand is the list `h_<hand>`; with plain totals its total is the running `t_<hand>`; with soft totals
+    a hand of `kept` has its total in `t_<hand>` and its cards counted at their other value in `s_<hand>`
+    (set after the deal and after each card it draws), and `read` collects the other hands whose total or
+    softness a rule reads (through `total` and `is_soft`); the total of its first two cards is `f_<hand>`
+    (set once after the deal, for a hand dealt two cards);
     the outcome is `outcome`; an event or a round formula is written out where it is read, so it is
     computed from the round as it stands then, as `event_<name>(r)` would be. `hoisted` collects the
     `f_<hand>` names used.
     """
 
     def __init__(self, constants: dict[Fraction, str], events: dict[str, ir.Expr], formulas: dict[str, ir.Expr],
-                 dealt: dict[str, int], running_totals: bool) -> None:
+                 dealt: dict[str, int], running_totals: bool, kept: frozenset[str] = frozenset()) -> None:
         super().__init__(constants)
         self.events = events
         self.formulas = formulas
         self.dealt = dealt
         self.running = running_totals
+        self.kept = kept
+        self.read: set[str] = set()
         self.hoisted: set[str] = set()
 
     def visit_HandRef(self, e: ir.HandRef) -> str:
@@ -208,8 +253,13 @@ class LocalTranslator(PythonTranslator):
 
     def visit_Call(self, e: ir.Call) -> str:
         key, args = e.function.key, e.args
-        if key == "total" and self.running and isinstance(args[0], ir.HandRef):
-            return f"t_{args[0].name}"
+        if key in ("total", "soft") and isinstance(args[0], ir.HandRef):
+            hand = args[0].name
+            if key == "total" and (self.running or hand in self.kept):
+                return f"t_{hand}"
+            if key == "soft" and hand in self.kept:
+                return f"(s_{hand} > 0)"
+            self.read.add(hand)
         if key in ("total", "same_rank") and isinstance(args[0], ir.Call) and args[0].function.key == "first2":
             hand = self.dealt_hand(args[0].args[0], 2)
             if hand is not None and key == "total" and self.dealt[hand] == 2:
