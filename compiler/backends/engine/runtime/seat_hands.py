@@ -153,7 +153,7 @@ def wild_substitutions(codes):
 # ---- end no_wild ----
 
 
-def substituted_kind(ranks, wild_at, choice, units):
+def _substituted_kind(ranks, wild_at, choice, units):
     """(score among substitutions, kind, total) of the hand `ranks` with its wild cards standing for `choice`
     (NO_KIND when no hand type matches): its facts classified. The score is WILD_BEST_BY's keys, the total
     counted in units (`units` / VALUE_UNIT is the total, so it orders hands as the total does)."""
@@ -197,7 +197,7 @@ def evaluate(cards):
         if got is None:
             if len(KINDS) >= MAX_KINDS:
                 KINDS.clear()
-            got = KINDS[key] = substituted_kind(ranks, wild_at, choice, u)
+            got = KINDS[key] = _substituted_kind(ranks, wild_at, choice, u)
         if got[1] is not None and (best is None or got[0] > best[0]):
             best = got + (choice,)
     if best is None:
