@@ -397,6 +397,7 @@ RANK_SUMS = {rank: (VALUE_UNITS[rank], sum(MARK_BASE ** i for i, members in enum
 KINDS = {}  # (count, wild, units, marks) -> (score among substitutions, kind, total), or NO_KIND
 NO_KIND = (None, None, None)
 MAX_KINDS = 100_000  # kinds kept at most (each a few hundred bytes); beyond, all are forgotten and found again
+FRACTION_TOTALS = {}  # units -> Fraction(units, VALUE_UNIT): the totals of hands holding a Fraction-valued card
 
 
 class HandFacts:
@@ -409,7 +410,13 @@ class HandFacts:
         units = 0
         for r in ranks:
             units += VALUE_UNITS[r]
-        self.total = Fraction(units, VALUE_UNIT) if FRACTION_VALUED.intersection(ranks) else units // VALUE_UNIT
+        if FRACTION_VALUED.isdisjoint(ranks):
+            self.total = units // VALUE_UNIT
+        else:  # a Fraction, made once for each number of units (Fractions never change)
+            total = FRACTION_TOTALS.get(units)
+            if total is None:
+                total = FRACTION_TOTALS[units] = Fraction(units, VALUE_UNIT)
+            self.total = total
         self.wild = wild
         self.classes = {name: sum(r in members for r in ranks) for name, members in CLASSES.items()}
 
