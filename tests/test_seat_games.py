@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import tempfile
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,17 @@ def engine_for(name: str):
     xdist worker collects every file), once a process. Only the engine: these tests are about what it does,
     not the static checks, cards and analysis a build adds (1.2 s of the first test's CPU)."""
     return compile_engine(ROOT / "spec" / f"{name}.rules", checks=False)
+
+
+@cache
+def face_with_a_two():
+    """Ten-and-a-half whose class `face` also holds the 2s: a class across values, so that two substitutions
+    of equal total can differ in their faces (two jokers as 2 and 2, or as A and 3)."""
+    text = (ROOT / "spec" / "ten_and_a_half.rules").read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "face_with_a_two.rules"
+        path.write_text(text.replace(' = J Q K  [004 人牌]', ' = J Q K 2  [004 人牌]'), encoding="utf-8")
+        return compile_engine(path, checks=False)
 
 
 def deck() -> list[str]:
@@ -166,3 +178,69 @@ def test_jokers_are_face_cards_in_the_banker_game():
     engine = engine_for("ten_and_a_half_banker")
     value = engine.evaluate(["BJ", "SJ", "JS", "QH", "KD"])
     assert value.type == "five_faces" and value.points == Fraction(5, 2) and not value.wild
+
+
+def plain_top_card(engine, codes):
+    """The top card as the runtime found it before it kept each card's place: the card order, then the suit."""
+    return max(codes, key=lambda c: (engine.CARD_STRENGTH.get(engine.RANK_OF[c], 0),
+                                     engine.SUIT_STRENGTH.get(c[-1], 0) if c not in engine.JOKERS else 0))
+
+
+def plain_evaluation(engine, cards, facts_of):
+    """(type, points, substitution) as the runtime found them before it kept the kinds of hands' facts: every
+    substitution of combinations_with_replacement(WILD_TRIES) in turn, its hand's facts classified, the first
+    best kept. `facts_of` gives (score by WILD_BEST_BY, kind, total) of sorted substituted ranks (the facts read
+    a hand's ranks as a multiset: count, sum, class counts)."""
+    ranks = [engine.RANK_OF[c] for c in cards]
+    wild_at = [i for i, c in enumerate(cards) if engine.is_wild(c)]
+    best = None
+    for choice in itertools.combinations_with_replacement(getattr(engine, "WILD_TRIES", ()), len(wild_at)):
+        subbed = list(ranks)
+        for i, r in zip(wild_at, choice):
+            subbed[i] = r
+        score, kind, total = facts_of(tuple(sorted(subbed)), bool(wild_at))
+        if kind is not None and (best is None or score > best[0]):
+            best = (score, kind, total, tuple((i, cards[i], r) for i, r in zip(wild_at, choice)))
+    return best[1:]
+
+
+@pytest.mark.parametrize("name", ("ten_and_a_half_banker", "sette_e_mezzo", "face_with_a_two"))
+def test_evaluate_gives_the_plain_evaluation_of_every_hand_of_the_deck(name, monkeypatch):
+    """The runtime keeps each kind found by its hand's count, wildness, units and class marks (KINDS), and each
+    card's top-card place. In a game without wild cards, one with a wild card and ten-and-a-half's two wild
+    jokers with a class across values (ten-and-a-half's own deck and rules but for the 2s: the same work, and
+    substitutions of equal total that differ in their class, which ten-and-a-half's J Q K alone never give),
+    every hand of up to five cards (one per multiset of value classes) gets the type,
+    points (of the same type, int or Fraction), substitution and top card of the plain evaluation, from a store
+    that starts empty and fills (each kind found once, then read back); and every tenth hand again from an empty store
+    cleared whenever it holds 50 kinds."""
+    engine = face_with_a_two() if name == "face_with_a_two" else engine_for(name)
+    classes = value_classes(engine)
+    plain: dict = {}
+
+    def facts_of(ranks, wild):
+        got = plain.get((ranks, wild))
+        if got is None:
+            facts = engine.HandFacts(list(ranks), wild)
+            kind = engine.classify(facts)
+            score = kind and tuple(-engine.TYPE_INDEX[kind] if k == "type" else facts.total for k in engine.WILD_BEST_BY)
+            got = plain[(ranks, wild)] = (score, kind, facts.total)
+        return got
+
+    hands = []
+    for size in range(1, 6):
+        for combo in itertools.combinations_with_replacement(range(len(classes)), size):
+            counts = {i: combo.count(i) for i in set(combo)}
+            if all(counts[i] <= len(classes[i]) for i in counts):
+                hands.append([c for i in sorted(counts) for c in classes[i][:counts[i]]])
+    expected = [plain_evaluation(engine, cards, facts_of) for cards in hands]
+    for most, step in ((engine.MAX_KINDS, 1), (50, 10)):
+        monkeypatch.setattr(engine, "MAX_KINDS", most)
+        engine.KINDS.clear()
+        for cards, (kind, total, substitution) in zip(hands[::step], expected[::step]):
+            value = engine.evaluate(cards)
+            assert (value.type, value.points, type(value.points), value.substitution) == \
+                (kind, total, type(total), substitution), cards
+            assert value.wild == bool(substitution) and engine.top_card(cards) == plain_top_card(engine, cards)
+        assert 0 < len(engine.KINDS) <= most
+    assert len(hands) > 1000

@@ -66,6 +66,7 @@ class SeatDeck:
         self._values: dict[tuple[int, ...], object] = {}
         self._flat: list[list[str]] | None = None  # `_flat_codes`
         self._finals: dict[Fraction, dict[tuple[int, ...], int]] = {}
+        self._ratios: dict[tuple[int, ...], tuple[int, int]] = {}  # a hand's points as (numerator, denominator > 0)
 
     def physical_order(self) -> dict[str, tuple[int, int]]:
         """Each card code's place in the order a ranking reads the top card by: (rank, suit) strength."""
@@ -133,6 +134,9 @@ class SeatDeck:
         got = self._finals.get(t)
         if got is not None:
             return got
+        q = Fraction(t)
+        tn, td = q.numerator, q.denominator
+        ratios = self._ratios
         layer: dict[tuple[int, ...], int] = {(0,) * self.k: 1}
         final: dict[tuple[int, ...], int] = {}
         for size in range(1, self.high + 1):
@@ -142,7 +146,14 @@ class SeatDeck:
                     if hand[c] >= self.counts[c]:
                         continue
                     grown = hand[:c] + (hand[c] + 1,) + hand[c + 1:]
-                    if size >= self.high or (size >= self.low and self.value(grown).points >= t):
+                    reached = size >= self.high
+                    if not reached and size >= self.low:  # points >= t, as integers
+                        r = ratios.get(grown)
+                        if r is None:
+                            p = self.value(grown).points
+                            r = ratios[grown] = (p.numerator, p.denominator)
+                        reached = r[0] * td >= tn * r[1]
+                    if reached:
                         final[grown] = final.get(grown, 0) + v
                     else:
                         nxt[grown] = nxt.get(grown, 0) + v
