@@ -314,22 +314,16 @@ def _scan(text: str) -> Scan:
     return scan_text(text)
 
 
-def piece_digest(text: str) -> str:
-    """The key of a piece's scan in `runtime_scans` (the SHA-256 of its text)."""
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _scanned_ahead(text: str) -> Scan | None:
     """The scan of `text` kept in `runtime_scans` (made by this version of Python), or None."""
     import sys
 
     from croupier.backends.engine import runtime_scans
+    from croupier.cache import text_digest
 
     if tuple(sys.version_info[:2]) != runtime_scans.PYTHON:
         return None
-    entry = runtime_scans.SCANS.get(piece_digest(text))
+    entry = runtime_scans.SCANS.get(text_digest(text))  # a piece's scan is kept under its text's digest
     if entry is None:
         return None
     read, bound, stored, top = entry
