@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from functools import cache
@@ -173,3 +174,66 @@ def test_the_memo_reads_as_lark_reads_it(keep_all_tokens):
     assert grammar_tables.memo_objects([*compact, ["X", "?"]]) is None
     with pytest.raises(ValueError):
         grammar_tables.compact_memo({**memo, 0: {**memo[0], "extra": 1}})
+
+
+@pytest.mark.parametrize("keep_all_tokens", [False, True])
+def test_the_tables_parser_is_what_lark_loads_from_the_tables(keep_all_tokens):
+    """`tables_parser` puts together what `Lark._load_from_dict` makes of the same tables with the same
+    plugins, without `lark.lark`: it serialises to the same data and memo, its lexer configuration and
+    callbacks are the same, and it parses every spec, and texts with syntax errors, to the same outcome."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    from croupier.syntax.parser import COMMON_MISTAKES
+    from croupier.syntax.root_lexer import RootFirstLexer
+    from croupier.syntax.tables_parser import TablesParser
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    if grammar_tables_data.LARK_VERSION != lark.__version__:
+        assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
+        return
+    ours = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter(), keep_all_tokens=keep_all_tokens)
+    assert type(ours) is TablesParser
+    data, compact = grammar_tables.decode(grammar_tables_data.TABLES, lark_form=False)
+    data["options"]["keep_all_tokens"] = keep_all_tokens
+    plugins = {"LALR_Parser": grammar_tables.compact_tables_parser(), "ContextualLexer": RootFirstLexer}
+    lark_own = lark.Lark._load_from_dict(data, grammar_tables.memo_objects(compact, keep_all_tokens),
+                                         postlex=SpecIndenter(), _plugins=plugins)
+    lark_own.parser.lexer.lexer.scanner_parts = ours.parser.lexer.lexer.scanner_parts
+    mine, theirs = ours.memo_serialize([TerminalDef, Rule]), lark_own.memo_serialize([TerminalDef, Rule])
+    assert type(mine[0]["options"].pop("postlex")) is type(theirs[0]["options"].pop("postlex")) is SpecIndenter
+    assert mine == theirs
+    conf, lark_conf = dict(vars(ours.parser.lexer_conf)), dict(vars(lark_own.parser.lexer_conf))
+    assert type(conf.pop("postlex")) is type(lark_conf.pop("postlex")) is SpecIndenter
+    for c in (conf, lark_conf):  # terminal definitions compare by identity: compared here by their state
+        c["terminals"] = [_state(t) for t in c["terminals"]]
+        c["terminals_by_name"] = {name: _state(t) for name, t in c["terminals_by_name"].items()}
+    assert conf == lark_conf and conf["re_module"] is re and conf["skip_validation"] is True
+    assert [_state(t) for t in ours.terminals] == [_state(t) for t in lark_own.terminals]
+    assert [_state(r) for r in ours.rules] == [_state(r) for r in lark_own.rules]
+
+    def callbacks(p):
+        return [(_state(rule), type(c).__name__, type(c.node_builder).__name__)
+                for rule, c in p.parser.parser.parser.callbacks.items()]
+
+    assert callbacks(ours) == callbacks(lark_own)
+    broken = [example for examples in COMMON_MISTAKES.values() for example in examples]
+    broken += ["game g \"G\"\n  hand x\n", "game\n", "shoe 8 decks of standard52\n\x01\n", "bet b\n    wins when (\n"]
+    texts = [spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n") for spec in SPECS]
+    for text in [*texts, *broken]:
+        assert _outcome(ours, text) == _outcome(lark_own, text), text[:60]
+
+
+def test_tables_with_options_it_does_not_read_are_loaded_by_lark(monkeypatch):
+    """A parser the tables' options describe otherwise than `tables_parser` reads them is Lark's to load."""
+    from croupier.syntax import tables_parser
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    if grammar_tables_data.LARK_VERSION != lark.__version__:
+        assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
+        return
+    monkeypatch.setitem(tables_parser.READ_OPTIONS, "lexer", "basic")
+    loaded = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter())
+    assert type(loaded) is lark.Lark and loaded.source_path == "<deserialized>"
+    text = (ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8")
+    assert _outcome(loaded, text) == _outcome(built_parser(), text)

@@ -8,6 +8,15 @@ real module's names into the stand-in, which from then on answers as the real mo
 module that is not installed gets no stand-in, so that importing it fails as before; one already
 imported is left alone. Only the `croupier` command defers (`croupier.cli.main.main` run as the
 program), never a process that imports Croupier as a library.
+
+`defer_init(name)` does the same for a package's `__init__` alone. Lark's `__init__` imports
+`lark.lark`, the grammar compiler (with `pickle`, `tempfile`, `getpass` and the Earley parsers),
+whenever any of its modules is imported; a parser loaded from tables computed ahead of time
+(`croupier.syntax.grammar_tables`) needs only the lexer, tree and LALR modules, and the grammar
+compiler is a sixth of a cold command's start-up. The stand-in is the package itself, made from
+its spec with its `__init__` not yet run: its modules import as usual (they find its `__path__`),
+and the first read of a name only the `__init__` defines (`lark.Lark`, `from lark import Tree`)
+runs the `__init__` in place, once, after which the package is the one an ordinary import makes.
 """
 
 from __future__ import annotations
@@ -16,8 +25,9 @@ import importlib
 import importlib.util
 import sys
 import types
+from _thread import RLock
 
-__all__ = ["defer"]
+__all__ = ["defer", "defer_init"]
 
 
 def defer(name: str) -> None:
@@ -55,3 +65,44 @@ def _loader(name: str, stand_in: types.ModuleType):
         return getattr(real, attr)
 
     return load
+
+
+def defer_init(name: str) -> None:
+    """Run the `__init__` of the package `name` at the first read of a name it defines, not when the
+    package or one of its modules is imported (see the module's docstring)."""
+    if name in sys.modules:
+        return
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return  # not installed, or a plain module (`defer` serves those)
+    package = importlib.util.module_from_spec(spec)  # `__path__`, `__spec__`, `__file__`: nothing run
+    package.__getattr__ = _initialiser(spec, package)
+    sys.modules[name] = package
+
+
+def _initialiser(spec, package: types.ModuleType):
+    """The package's `__getattr__` until its `__init__` has run: run it in place (once), answer `attr`."""
+    lock = RLock()
+
+    def initialise(attr: str):
+        with lock:
+            if package.__dict__.get("__getattr__") is initialise:
+                del package.__getattr__  # the `__init__` may define its own
+                try:
+                    spec.loader.exec_module(package)
+                except BaseException:
+                    if "__getattr__" not in package.__dict__:
+                        package.__getattr__ = initialise  # a later read tries again, and fails as this one did
+                    raise
+        try:
+            return package.__dict__[attr]
+        except KeyError:
+            getter = package.__dict__.get("__getattr__")
+            if getter is not None and getter is not initialise:
+                return getter(attr)
+            raise AttributeError(f"module {spec.name!r} has no attribute {attr!r}") from None
+
+    return initialise

@@ -327,11 +327,12 @@ BUILT_IN = {"init": _register_init, "build": _register_build, "check": _register
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # this process is the command: Lark's optional `regex`, which no grammar of ours uses, waits,
-        from croupier.cli.collector import tune_collector  # and the garbage collector runs less often
-        from croupier.cli.deferred import defer
+    if argv is None:  # this process is the command: Lark's optional `regex`, which no grammar of ours uses, and
+        from croupier.cli.collector import tune_collector  # Lark's grammar compiler (its package's `__init__`)
+        from croupier.cli.deferred import defer, defer_init  # wait, and the garbage collector runs less often
 
         defer("regex")
+        defer_init("lark")
         tune_collector()
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser(argv[0] if argv else None).parse_args(argv)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import GrammarError, VisitError
+from lark.lexer import Token
+from lark.tree import Tree
+from lark.visitors import Transformer, v_args
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast

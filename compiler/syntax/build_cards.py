@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark import Token, Transformer, v_args
+from lark.lexer import Token
+from lark.visitors import Transformer, v_args
 
 from croupier.diagnostics import error
 from croupier.syntax import ast

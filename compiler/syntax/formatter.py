@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 
-from lark import Token, Tree
+from lark.lexer import Token
+from lark.tree import Tree
 
 from croupier.diagnostics import Diagnostic, Span
 from croupier.syntax.concrete import Comment, normalised, parse_concrete, tokens

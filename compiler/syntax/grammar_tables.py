@@ -7,8 +7,8 @@ are computed once, by `python -m croupier.syntax.grammar_tables`, and committed 
 generated module of data: Lark's own serialised form (`Lark.memo_serialize`) as JSON
 text in a string literal (JSON, not Python literals: without bytecode on disk a
 literal of 300 kB takes 0.14 s to compile, a string 0.01 s). Nothing executable is
-read: `json.loads`, then Lark's `_load_from_dict`, the loader of its own standalone
-parsers.
+read: `json.loads`, then the objects Lark's `_load_from_dict` (the loader of its own
+standalone parsers) makes, put together by `tables_parser`.
 
 The module records the digest of the grammar text and options it was made from and
 Lark's version; `load` returns None (the caller then builds the tables from the
@@ -322,33 +322,43 @@ def load(grammar: str, options: dict, postlex, keep_all_tokens: bool = False, le
          root_first: bool = True):
     """The parser from the data module (with `keep_all_tokens`, that parser keeping every token), or None
     when the module is missing or was made from another grammar text, other options or another Lark.
-    Its contextual lexer matches with the root scanner first (`root_lexer`) unless `root_first` is False."""
-    import lark
+    Its contextual lexer matches with the root scanner first (`root_lexer`) unless `root_first` is False.
+    It is put together by `tables_parser` without importing Lark's grammar compiler; tables in a form
+    that module does not read are loaded by Lark's `Lark._load_from_dict`."""
+    from croupier.cache import lark_version
 
     try:
         from croupier.syntax import grammar_tables_data as made
     except ImportError:
         return None
-    if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark.__version__:
+    if made.GRAMMAR_DIGEST != grammar_digest(grammar, options) or made.LARK_VERSION != lark_version():
         return None
     data, compact = decode(made.TABLES, lark_form=False)
     if keep_all_tokens:
         data["options"]["keep_all_tokens"] = True  # and each rule's option, each terminal's filter_out: below
     memo = memo_objects(compact, keep_all_tokens)
-    if memo is None:  # Lark reads its own form
-        memo = memo_dicts(compact)
-        if keep_all_tokens:
-            keeping_all_tokens(data, memo)
-    extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
-    plugins = {"LALR_Parser": compact_tables_parser()}
     if root_first:
-        from croupier.syntax.root_lexer import RootFirstLexer
+        from croupier.syntax.root_lexer import RootFirstLexer as lexer_class
+    else:
+        from lark.lexer import ContextualLexer as lexer_class
+    loaded = None
+    if memo is not None:
+        from croupier.syntax import tables_parser
 
-        plugins["ContextualLexer"] = RootFirstLexer
-    loaded = lark.Lark._load_from_dict(data, memo, postlex=postlex, _plugins=plugins, **extra)
+        loaded = tables_parser.read(data, memo, postlex, compact_tables_parser(), lexer_class, lexer_callbacks)
+    if loaded is None:  # Lark reads its own form
+        import lark
+
+        if memo is None:
+            memo = memo_dicts(compact)
+            if keep_all_tokens:
+                keeping_all_tokens(data, memo)
+        extra: dict = {"lexer_callbacks": lexer_callbacks} if lexer_callbacks else {}
+        plugins = {"LALR_Parser": compact_tables_parser(), "ContextualLexer": lexer_class}
+        loaded = lark.Lark._load_from_dict(data, memo, postlex=postlex, _plugins=plugins, **extra)
     lexer = loaded.parser.lexer
     lexer = getattr(lexer, "lexer", lexer)  # behind the indenter (`postlex`), when there is one
-    if root_first and isinstance(lexer, RootFirstLexer):
+    if root_first and isinstance(lexer, lexer_class):
         lexer.scanner_parts = json.loads(made.ROOT_SCANNER)
     return loaded
 

@@ -15,14 +15,20 @@ import re
 import stat
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.lexer import Token
+from lark.tree import Tree
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
 from croupier.syntax.build_ast import BuildAst
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from croupier.syntax.tables_parser import TablesParser
 
 GRAMMAR = Path(__file__).parent / "croupier.lark"
 MAX_SYNTAX_ERRORS = 20
@@ -47,8 +53,10 @@ class IndentationError_(LarkError):
         self.token = token
 
 
-class SpecIndenter(Indenter):
-    """Turns indentation into _INDENT/_DEDENT tokens; never asserts on bad input."""
+class SpecIndenter:
+    """The post-lexer (Lark's `postlex`) that turns indentation into _INDENT/_DEDENT tokens, as Lark's
+    `Indenter` does, but never asserts on bad input. Written out, not derived from `lark.indenter.Indenter`,
+    whose module imports Lark's grammar compiler (`lark.lark`), which a parser loaded from tables never needs."""
 
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR"]
@@ -56,6 +64,17 @@ class SpecIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+    always_accept = (NL_type,)  # the terminals every state of the contextual lexer accepts (Lark's `Indenter`)
+
+    def __init__(self) -> None:
+        self.paren_level = 0
+        self.indent_level = [0]
+
+    def process(self, stream):
+        """The tokens of `stream` with the indentation's tokens put in (Lark calls it once per text)."""
+        self.paren_level = 0
+        self.indent_level = [0]
+        return self._process(stream)
 
     def handle_NL(self, token: Token):  # noqa: N802 - Lark's name
         if self.paren_level > 0:
@@ -95,12 +114,14 @@ LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholde
 
 def build_parser(grammar: str) -> Lark:
     """The LALR parser built from grammar text (about 0.25 s: Lark's meta-grammar, then the LALR analysis)."""
+    from lark import Lark
+
     # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
     return Lark(grammar, postlex=SpecIndenter(), **LARK_OPTIONS)
 
 
 @lru_cache(maxsize=1)
-def parser() -> Lark:
+def parser() -> TablesParser | Lark:
     """The LALR parser for the rules language (once per process): from the tables computed ahead of
     time when they were made from this grammar text, else built from the grammar."""
     from croupier.syntax import grammar_tables
