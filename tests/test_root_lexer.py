@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedInput
 
 from croupier.syntax import grammar_tables
 from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter, parser
-from croupier.syntax.root_lexer import RootFirstLexer
+from croupier.syntax.root_lexer import LazyUnless, RootFirstLexer
 
 SPECS = sorted(p for p in ROOT.rglob("*.rules") if ".git" not in p.parts)
 NOISE = ["", " ", "\t", "\n", "\n    ", "#", "x", "1", "1.5", "=", "==", ":", "(", ")", ",", "|", "-", "bet", "é",
@@ -183,6 +183,13 @@ def test_it_takes_the_shortcut_and_keeps_lexer_callbacks():
     mine, lark_root = lexer.root_lexer, lark.parser.lexer.lexer.root_lexer
     assert [t.name for t in mine.scanner.terminals] == [t.name for t in lark_root.scanner.terminals]
     assert [m.pattern for m in mine.scanner._mres] == [m.pattern for m in lark_root.scanner._mres]
+    # each string callback's scanner, compiled at its first use (`LazyUnless`), is the one Lark builds
+    assert mine.callback.keys() == lark_root.callback.keys() and lexer.unless
+    for name in lexer.unless:
+        callback, theirs = mine.callback[name], lark_root.callback[name].scanner
+        assert type(callback) is LazyUnless
+        assert [t.name for t in callback.scanner.terminals] == [t.name for t in theirs.terminals]
+        assert [m.pattern for m in callback.scanner._mres] == [m.pattern for m in theirs._mres]
     met = {id(s): s for s in lexer.lexers.values()}  # the states' lexers are made when their state is met
     assert len(lexer.lexers) < len(lark.parser.lexer.lexer.lexers)
     assert sum(s._scanner is not None for s in met.values()) < len(met) // 4
@@ -214,3 +221,13 @@ def test_a_state_lexer_is_the_one_lark_makes(keep):
             assert getattr(ours, attr) == getattr(lark_own, attr), (state, attr)
         checked += 1
     assert checked == len(lexer._states) > 100
+
+
+def test_a_spec_without_errors_is_lexed_without_compiling_the_string_callbacks():
+    """The states' lexers decide between a pattern and its strings themselves: lexing a spec that has no
+    error never calls a string callback, so their scanners are never compiled (`LazyUnless`)."""
+    made = load(True)
+    made.parse((ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8"))
+    lexer = made.parser.lexer.lexer
+    callbacks = [lexer.root_lexer.callback[name] for name in lexer.unless]
+    assert callbacks and all(type(c) is LazyUnless and "scanner" not in vars(c) for c in callbacks)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from copy import copy
+from functools import cached_property
 
 from lark.lexer import BasicLexer, ContextualLexer, LexError, PatternStr, Scanner, Token, UnlessCallback
 
@@ -139,6 +140,21 @@ class _Plan:
         return value, type_, final
 
 
+class LazyUnless(UnlessCallback):
+    """Lark's `UnlessCallback` (a match of a pattern that is one of its strings becomes that string's terminal)
+    whose scanner, a regular expression of the strings, is compiled at its first use, not with the lexer. The
+    states' lexers turn such a match into the string's terminal themselves (`_Plan.match`, by comparing the
+    text with the strings), so only Lark's own scanner, for a text the root scanner does not decide, calls it."""
+
+    def __init__(self, terminals: list, make_scanner) -> None:  # (Lark's takes the scanner itself)
+        self.terminals = terminals  # the strings' terminals, in the order the scanner tries them
+        self._make_scanner = make_scanner
+
+    @cached_property
+    def scanner(self) -> Scanner:
+        return self._make_scanner(self.terminals)
+
+
 class _StateLexers(dict):
     """Parser state → its lexer, made the first time the state is met (a state never met costs nothing)."""
 
@@ -234,7 +250,9 @@ class RootFirstLexer(ContextualLexer):
         kept = {t.name for t in self.scanner.terminals}
         self.left_out = frozenset(t.name for t in root.terminals if t.name not in kept)
         for name, cb in root.callback.items():
-            if isinstance(cb, UnlessCallback):
+            if isinstance(cb, LazyUnless):
+                self.unless[name] = tuple(cb.terminals)
+            elif isinstance(cb, UnlessCallback):
                 self.unless[name] = tuple(cb.scanner.terminals)
             elif cb is not root.user_callbacks.get(name):
                 return False  # a chain of a string callback and one given to Lark: not read here
@@ -250,7 +268,8 @@ class RootFirstLexer(ContextualLexer):
     def _build_root_scanner(self, parts: dict) -> None:
         """Build the root lexer's scanner and callbacks as Lark's `BasicLexer._build_scanner` does, from what
         Lark made of the same terminals when the tables were computed (`grammar_tables.root_scanner_parts`):
-        the same alternation and string callbacks, without testing every string against every pattern."""
+        the same alternation and string callbacks, without testing every string against every pattern (and
+        each callback's own scanner compiled when it is first called, `LazyUnless`)."""
         root = self.root_lexer
         by_name = {t.name: t for t in root.terminals}
         left_out, unless = set(parts["left_out"]), parts["unless"]
@@ -263,7 +282,7 @@ class RootFirstLexer(ContextualLexer):
         def scanner(terminals: list) -> Scanner:
             return Scanner(terminals, root.g_regex_flags, root.re, root.use_bytes)
 
-        callback = {r: UnlessCallback(scanner([by_name[s] for s in strings])) for r, strings in unless.items()}
+        callback = {r: LazyUnless([by_name[s] for s in strings], scanner) for r, strings in unless.items()}
         root.callback = {**callback, **root.user_callbacks}
         root._scanner = scanner([t for t in root.terminals if t.name not in left_out])
 
