@@ -237,3 +237,51 @@ def test_tables_with_options_it_does_not_read_are_loaded_by_lark(monkeypatch):
     assert type(loaded) is lark.Lark and loaded.source_path == "<deserialized>"
     text = (ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8")
     assert _outcome(loaded, text) == _outcome(built_parser(), text)
+
+
+def test_a_dict_made_when_read_answers_as_the_whole_dict():
+    """`MadeWhenRead` (the parse table's states, the tree builder's callbacks): a value is made when its key
+    is first looked up, once; `in` and `len` answer for every key; reading it whole makes the rest, in the
+    keys' order, and it then equals the dict made at once."""
+    from croupier.syntax.tables_parser import MadeWhenRead
+
+    made: list[int] = []
+
+    def square(key: int) -> int:
+        made.append(key)
+        return key * key
+
+    lazy = MadeWhenRead([3, 1, 2, 0], square)
+    assert lazy[2] == 4 and lazy[2] == 4 and lazy.get(1) == 1 and made == [2, 1]
+    assert 0 in lazy and 7 not in lazy and len(lazy) == 4 and lazy.get(7, "none") == "none" and made == [2, 1]
+    with pytest.raises(KeyError):
+        lazy[7]  # noqa: B018 - the read is the test
+    assert list(lazy) == [3, 1, 2, 0] and made == [2, 1, 3, 0]
+    assert lazy == {0: 0, 1: 1, 2: 4, 3: 9} and not (lazy != {0: 0, 1: 1, 2: 4, 3: 9})
+    assert list(lazy.items()) == [(3, 9), (1, 1), (2, 4), (0, 0)] and lazy.copy() == dict(lazy.items())
+    assert made == [2, 1, 3, 0]  # each made once
+    other = MadeWhenRead(range(4), square)
+    assert other == lazy and lazy == other and bool(MadeWhenRead([], square)) is False
+
+
+def test_the_loaded_parser_makes_the_states_and_callbacks_it_meets():
+    """A spec's parse meets a part of the parse table's states and of the rules; the loaded parser makes those
+    only, and its table read whole is the one the tables hold."""
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    if grammar_tables_data.LARK_VERSION != lark.__version__:
+        assert grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter()) is None
+        return
+    loaded = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter())
+    loaded.parse((ROOT / "spec" / "baccarat.rules").read_text(encoding="utf-8"))
+    lalr = loaded.parser.parser.parser
+    states, callbacks = lalr.parse_table.states, lalr.callbacks
+    assert 0 < len(dict.keys(states)) < len(states) // 2 and 0 < len(dict.keys(callbacks)) < len(callbacks)
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+    from lark.parsers.lalr_analysis import IntParseTable
+    from lark.utils import SerializeMemoizer
+
+    data, memo = grammar_tables.decode(grammar_tables_data.TABLES)  # Lark's own form, read by Lark at once
+    objects = SerializeMemoizer.deserialize(memo, {"Rule": Rule, "TerminalDef": TerminalDef}, {})
+    assert states == IntParseTable.deserialize(data["parser"]["parser"], objects).states
+    assert list(states) == list(range(len(states)))

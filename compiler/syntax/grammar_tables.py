@@ -224,21 +224,26 @@ def memo_objects(memo: list, keep_all_tokens: bool = False) -> dict | None:
 def compact_tables_parser():
     """Lark's LALR parser class reading its table from `encode`'s lists (a plugin of `Lark._load_from_dict`):
     each state's actions made at once, in Lark's order (shifts, then reductions), where Lark's own
-    `deserialize` would read them from the dicts `decode` first makes, a second pass over every state."""
+    `deserialize` would read them from the dicts `decode` first makes, a second pass over every state;
+    and each state made the first time it is met (`tables_parser.MadeWhenRead`)."""
     from lark.parsers.lalr_analysis import IntParseTable, Reduce, Shift
     from lark.parsers.lalr_parser import LALR_Parser
 
     from croupier.syntax.lalr_driver import Parser, fast_positions
+    from croupier.syntax.tables_parser import MadeWhenRead
 
     class CompactTablesParser(LALR_Parser):
         @classmethod
         def deserialize(cls, data, memo, callbacks, debug=False):
-            tokens = data["tokens"]
-            states = {}
-            for number, (shift_terms, targets, reduce_terms, by) in enumerate(data["states"]):
+            tokens, rows = data["tokens"], data["states"]
+
+            def state(number: int) -> dict:
+                shift_terms, targets, reduce_terms, by = rows[number]
                 actions = {tokens[t]: (Shift, target) for t, target in zip(shift_terms, targets)}
                 actions.update({tokens[t]: (Reduce, memo[rule]) for t, rule in zip(reduce_terms, by)})
-                states[number] = actions
+                return actions
+
+            states = MadeWhenRead(range(len(rows)), state)  # a state made when the parser or the lexer meets it
             inst = cls.__new__(cls)
             inst._parse_table = IntParseTable(states, data["start_states"], data["end_states"])
             inst.parser = Parser(inst._parse_table, fast_positions(callbacks), debug)

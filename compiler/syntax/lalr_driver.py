@@ -38,6 +38,7 @@ class Parser(_Parser):
             state_stack, value_stack = state.state_stack, state.value_stack
             conf = state.parse_conf
             states, end_state, callbacks = conf.states, conf.end_state, conf.callbacks
+            build = bool(callbacks)  # (asked once: `callbacks` may be a dict whose entries are made when read)
             for token in state.lexer.lex(state):
                 assert token is not None
                 kind = token.type
@@ -60,7 +61,7 @@ class Parser(_Parser):
                         del value_stack[-size:]
                     else:
                         children = []
-                    value = callbacks[arg](children) if callbacks else children
+                    value = callbacks[arg](children) if build else children
                     _action, new_state = states[state_stack[-1]][arg.origin.name]
                     assert _action is Shift
                     state_stack.append(new_state)
@@ -136,10 +137,19 @@ class Positions(PropagatePositions):
         return res
 
 
+def positioned(callback):
+    """A parser's callback with Lark's `PropagatePositions` wrapper (without a node filter) made a `Positions`
+    around the same node builder; any other callback as it is."""
+    if type(callback) is PropagatePositions and callback.node_filter is None:
+        return Positions(callback.node_builder)
+    return callback
+
+
 def fast_positions(callbacks: dict) -> dict:
-    """`callbacks` (a parser's, changed in place) with each of Lark's `PropagatePositions` wrappers without a
-    node filter made a `Positions` around the same node builder."""
+    """`callbacks` (a parser's, changed in place) with each callback `positioned`. Callbacks made positioned
+    already, as each is made (`tables_parser.RuleCallbacks`, marked `positioned`), are left as they are."""
+    if getattr(callbacks, "positioned", False):
+        return callbacks
     for key, callback in callbacks.items():
-        if type(callback) is PropagatePositions and callback.node_filter is None:
-            callbacks[key] = Positions(callback.node_builder)
+        callbacks[key] = positioned(callback)
     return callbacks

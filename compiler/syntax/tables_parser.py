@@ -15,6 +15,10 @@ LALR modules alone, step by step as `Lark._load` and `_deserialize_parsing_front
   terminals each state of the parse table accepts and those the post-lexer always accepts), with
   the post-lexer in front of it.
 
+Two tables are filled as they are read (`MadeWhenRead`): the parse table's states, each made from the
+compact lists the first time the parser or the lexer meets it (a spec meets about a third of them), and
+the tree builder's callbacks, each made the first time a rule is reduced by (`RuleCallbacks`).
+
 `read` takes only the options such a parser is built with (LALR, contextual lexer, no transformer,
 no tree class, no `regex`) and answers None for any other, so that Lark's own loader reads those.
 The attributes are named as a `Lark` parser's are (`parser.parser`, `parser.lexer`, `terminals`,
@@ -25,6 +29,9 @@ trees, and the same exceptions at the same tokens (a test holds them equal to La
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
 
 from lark.common import LexerConf, ParserConf
 from lark.exceptions import ConfigurationError
@@ -34,9 +41,99 @@ from lark.parse_tree_builder import ParseTreeBuilder
 from lark.tree import Tree
 from lark.utils import SerializeMemoizer
 
+from croupier.syntax.lalr_driver import positioned
+
 # what the serialised options must say for `read` to load them (anything else: Lark's own loader)
 READ_OPTIONS = {"parser": "lalr", "lexer": "contextual", "transformer": None, "tree_class": None, "regex": False,
                 "ambiguity": "auto", "edit_terminals": None, "use_bytes": False}
+
+
+class MadeWhenRead(dict):
+    """A dict of known keys whose values are made the first time each is looked up (`make(key)`).
+
+    Looking a key up (`d[key]`, `get`) makes its value when it is not made yet; `in` and `len` answer for
+    every key. Reading the dict whole (iterating it, `keys`, `values`, `items`, comparing, copying or
+    showing it) makes every value not made yet first, and then holds them in the keys' order, as a dict
+    filled at once would. An unknown key is a `KeyError`, as in any dict."""
+
+    def __init__(self, keys: Iterable, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._keys = dict.fromkeys(keys)  # in order, each found at once
+        self._make = make
+        self._whole = False
+
+    def __missing__(self, key):
+        if key not in self._keys:
+            raise KeyError(key)
+        value = self._make(key)
+        dict.__setitem__(self, key, value)
+        return value
+
+    def whole(self) -> MadeWhenRead:
+        """The dict with every value made, in the keys' order."""
+        if not self._whole:
+            made = dict(dict.items(self))  # (`dict(self)` would ask `keys`, below)
+            dict.clear(self)
+            for key in self._keys:
+                dict.__setitem__(self, key, made[key] if key in made else self._make(key))
+            self._whole = True
+        return self
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self):
+        return dict.__iter__(self.whole())
+
+    def keys(self):
+        return dict.keys(self.whole())
+
+    def values(self):
+        return dict.values(self.whole())
+
+    def items(self):
+        return dict.items(self.whole())
+
+    def get(self, key, default=None):
+        return self[key] if key in self._keys else default
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, MadeWhenRead):
+            other.whole()
+        return dict.__eq__(self.whole(), other)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment] - a dict
+
+    def copy(self) -> dict:
+        return dict(dict.items(self.whole()))
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self.whole())
+
+
+class RuleCallbacks(MadeWhenRead):
+    """The tree builder's callback of each rule, made at the rule's first reduction as Lark's
+    `ParseTreeBuilder.create_callback` makes it without a transformer (a `Tree` named for the rule, through
+    the rule's chain of wrappers), positioned by `lalr_driver.positioned`."""
+
+    positioned = True  # (`lalr_driver.fast_positions` leaves these callbacks as they are)
+
+    def __init__(self, rules: list[Rule], builder: ParseTreeBuilder) -> None:
+        super().__init__(rules, self._callback)
+        self._builder = builder
+
+    def _callback(self, rule: Rule):
+        ((_rule, chain),) = self._builder._init_builders([rule])
+        callback = partial(Tree, rule.alias or rule.options.template_source or rule.origin.name)
+        for wrap in chain:
+            callback = wrap(callback)
+        return positioned(callback)
 
 
 class PostLexed:
@@ -124,12 +221,12 @@ def read(data: dict, memo: dict, postlex, parser_class, lexer_class,
     lexer_conf.g_regex_flags = 0
     lexer_conf.skip_validation = True
     lexer_conf.postlex = postlex
-    builder = ParseTreeBuilder(rules, Tree, options["propagate_positions"], False, options["maybe_placeholders"])
-    callbacks = builder.create_callback(None)
+    builder = ParseTreeBuilder([], Tree, options["propagate_positions"], False, options["maybe_placeholders"])
+    callbacks = RuleCallbacks(rules, builder)
     parser_conf = ParserConf.deserialize(serialised["parser_conf"], memo)
     parser = parser_class.deserialize(serialised["parser"], memo, callbacks, options["debug"])
     parser_conf.callbacks = callbacks
-    states = {state: list(actions) for state, actions in parser._parse_table.states.items()}
+    states = parser._parse_table.states  # a state's terminals: those its actions name (and rules', never lexed)
     lexer = lexer_class(lexer_conf, states, always_accept=postlex.always_accept if postlex else ())
     if postlex is not None:
         lexer = PostLexed(lexer, postlex)
