@@ -34,7 +34,7 @@ from pathlib import Path
 
 DATA_MODULE = Path(__file__).with_name("grammar_tables_data.py")
 CHUNK = 100  # characters of JSON text per string literal in the data module
-FORMAT = 4  # how `encode` writes the tables: part of the digest, so a module in another form is never read
+FORMAT = 5  # how `encode` writes the tables: part of the digest, so a module in another form is never read
 
 
 def grammar_digest(grammar: str, options: dict) -> str:
@@ -76,7 +76,10 @@ def encode(data: dict, memo: dict) -> str:
     The parse table's states, numbered 0.. by `canonical`, are written as a list of four lists each:
     the terminals that shift, the states they shift to, the terminals that reduce, the memo numbers of
     the rules they reduce by (Lark's own form, a dict per action, takes three times as long to read).
-    The memo is written as a list (`compact_memo`)."""
+    Each state's four lists are JSON text of their own, a string in the list of states: reading the
+    tables reads each state's text whole, and a state's lists are read only when the parser meets it
+    (`compact_tables_parser`; a spec meets about a third of them). The memo is written as a list
+    (`compact_memo`)."""
     table = data["parser"]["parser"]
     states = []
     for number in range(len(table["states"])):
@@ -85,8 +88,8 @@ def encode(data: dict, memo: dict) -> str:
         if len(shifts) + len(reduces) != len(table["states"][number]) or any(
                 set(arg) != {"@"} for _, arg in reduces):
             raise ValueError("a parse table action of a kind this module does not write")
-        states.append([[t for t, _ in shifts], [a for _, a in shifts], [t for t, _ in reduces],
-                       [a["@"] for _, a in reduces]])
+        states.append(json.dumps([[t for t, _ in shifts], [a for _, a in shifts], [t for t, _ in reduces],
+                                  [a["@"] for _, a in reduces]], separators=(",", ":")))
     flat = {**data, "parser": {**data["parser"], "parser": {**table, "states": states}}}
     return json.dumps([flat, compact_memo(memo)], ensure_ascii=True, separators=(",", ":"))
 
@@ -95,7 +98,7 @@ def decode(text: str, lark_form: bool = True) -> tuple[dict, dict | list]:
     """(data, memo) back from `encode`'s text: the states and the memo back into Lark's form, and what JSON
     changes (integer keys into strings, tuples into lists) turned back (`module_text` checks that the result
     equals what was encoded). Without `lark_form` the states and the memo stay in `encode`'s lists, for
-    `CompactTablesParser` and `memo_objects` to read in one pass."""
+    `CompactTablesParser` and `memo_objects` to read in one pass (each state's lists still JSON text)."""
     data, memo = json.loads(text)
     table = data["parser"]["parser"]
     table["tokens"] = {int(i): name for i, name in table["tokens"].items()}
@@ -103,7 +106,7 @@ def decode(text: str, lark_form: bool = True) -> tuple[dict, dict | list]:
         return data, memo
     rules: dict[int, dict] = {}
     states = {}
-    for number, (shift_terms, targets, reduce_terms, by) in enumerate(table["states"]):
+    for number, (shift_terms, targets, reduce_terms, by) in enumerate(map(json.loads, table["states"])):
         refs = [rules.setdefault(n, {"@": n}) for n in by]
         states[number] = dict(zip(shift_terms, zip(repeat(0), targets)))
         states[number].update(zip(reduce_terms, zip(repeat(1), refs)))
@@ -238,7 +241,7 @@ def compact_tables_parser():
             tokens, rows = data["tokens"], data["states"]
 
             def state(number: int) -> dict:
-                shift_terms, targets, reduce_terms, by = rows[number]
+                shift_terms, targets, reduce_terms, by = json.loads(rows[number])
                 actions = {tokens[t]: (Shift, target) for t, target in zip(shift_terms, targets)}
                 actions.update({tokens[t]: (Reduce, memo[rule]) for t, rule in zip(reduce_terms, by)})
                 return actions
