@@ -30,14 +30,19 @@ from _thread import RLock
 __all__ = ["defer", "defer_init"]
 
 
+def _not_imported(name: str):
+    """The spec of the top-level module `name` when it is installed and not imported yet, else None."""
+    if name in sys.modules:
+        return None
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
 def defer(name: str) -> None:
     """Import the top-level module `name` at the first read of one of its attributes, not when it is imported."""
-    if name in sys.modules:
-        return
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return
+    spec = _not_imported(name)
     if spec is None:
         return
     stand_in = types.ModuleType(name)
@@ -70,12 +75,7 @@ def _loader(name: str, stand_in: types.ModuleType):
 def defer_init(name: str) -> None:
     """Run the `__init__` of the package `name` at the first read of a name it defines, not when the
     package or one of its modules is imported (see the module's docstring)."""
-    if name in sys.modules:
-        return
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return
+    spec = _not_imported(name)
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
         return  # not installed, or a plain module (`defer` serves those)
     package = importlib.util.module_from_spec(spec)  # `__path__`, `__spec__`, `__file__`: nothing run
