@@ -29,12 +29,11 @@ computes them afresh; the output never depends on whether an entry was used.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 import re
 import stat
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
@@ -56,12 +55,38 @@ _MEMORY: dict[str, OrderedDict[str, object]] = {}  # kind -> memo key -> value
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
+try:  # the interpreter's own SHA-256: `hashlib`'s own fallback without OpenSSL (in `_sha2` from Python 3.12)
+    if sys.version_info >= (3, 12):
+        from _sha2 import sha256 as _OWN_SHA256
+    else:
+        from _sha256 import sha256 as _OWN_SHA256
+except ImportError:
+    _OWN_SHA256 = None
+
+
+def sha256(data: bytes = b""):
+    """A SHA-256 hash object of `data`, as `hashlib.sha256(data)` (the same digests, whichever gives them).
+
+    Until this process has loaded OpenSSL for `hashlib` (the disk cache's authentication does, see
+    `load`), the interpreter's own implementation gives it: a command that only hashes a few texts (a cold
+    `analyze`: the spec, the grammar, the engine's pieces) does not load OpenSSL for them, about 2 ms and
+    190 page faults of its start. `compiler_digest`, which hashes the compiler's 1.6 MB, asks `hashlib`
+    (OpenSSL's is seven times as fast on so much)."""
+    if _OWN_SHA256 is None or "_hashlib" in sys.modules:
+        import hashlib
+
+        return hashlib.sha256(data)
+    return _OWN_SHA256(data)
+
+
 # --- what every key starts with: the compiler's and Lark's versions --------------------------------
 
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:
     """A digest of the compiler's own code, grammar, templates and catalogs (read once per process:
     about 130 files, a few milliseconds: `os.walk`, which never enters `__pycache__`, not `Path.rglob`)."""
+    import hashlib
+
     h = hashlib.sha256()
     files = []
     for folder, dirs, names in os.walk(COMPILER):
@@ -108,7 +133,7 @@ def versions() -> str:
 
 def text_digest(text: str) -> str:
     """The SHA-256 of a text (UTF-8), as hex."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def file_text(path: str) -> str | None:
@@ -215,7 +240,7 @@ def _entry(kind: str, key: str) -> tuple[Path, bytes, str] | None:
     secret = _secret(folder) if folder is not None else None
     if secret is None:
         return None
-    digest = hashlib.sha256(f"{kind}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
+    digest = sha256(f"{kind}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
     return folder / kind / f"{digest}.json", secret, digest
 
 
@@ -228,6 +253,9 @@ def load(kind: str, key: str) -> Any:
     raw = _read_owned(path)
     if raw is None:
         return None
+    import hashlib
+    import hmac
+
     mac, _, payload = raw.partition(b"\n")
     if not hmac.compare_digest(mac, hmac.new(secret, payload, hashlib.sha256).hexdigest().encode()):
         return None
@@ -246,6 +274,9 @@ def store(kind: str, key: str, data: Any) -> None:
     if found is None:
         return
     path, secret, digest = found
+    import hashlib
+    import hmac
+
     try:
         payload = json.dumps({"format": FORMAT, "kind": kind, "key": digest, "data": data},
                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -257,7 +288,7 @@ def store(kind: str, key: str, data: Any) -> None:
 
 def _memo(key: str) -> str:
     """The key in memory: the versions are those of this process, the same for every entry."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def recall(kind: str, key: str, decode: Callable[[Any], T] | None = None, disk: bool = True) -> T | None:

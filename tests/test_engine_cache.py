@@ -221,3 +221,22 @@ def test_a_warm_analyze_does_not_parse(compiles, specs, tmp_path):
                          check=True)
     assert run.stderr.strip() == "not parsed"
     assert run.stdout == first
+
+
+@pytest.mark.parametrize("size", [0, 1, 63, 64, 65, 100_000])
+def test_sha256_is_hashlibs_whichever_implementation_gives_it(size, monkeypatch):
+    """`cache.sha256` gives `hashlib.sha256`'s digests from the interpreter's own implementation until
+    OpenSSL is loaded, and from `hashlib` after (or where the interpreter has none of its own)."""
+    import hashlib
+
+    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    expected = hashlib.sha256(data).hexdigest()
+    assert cache._OWN_SHA256 is not None  # CPython 3.11 and later have one
+    monkeypatch.delitem(sys.modules, "_hashlib")
+    own = cache.sha256(data)
+    assert type(own) is not type(hashlib.sha256()) and own.hexdigest() == expected
+    monkeypatch.undo()
+    assert type(cache.sha256(data)) is type(hashlib.sha256()) and cache.sha256(data).hexdigest() == expected
+    monkeypatch.setattr(cache, "_OWN_SHA256", None)
+    monkeypatch.delitem(sys.modules, "_hashlib")
+    assert cache.sha256(data).hexdigest() == expected

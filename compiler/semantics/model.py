@@ -8,7 +8,6 @@ reads them in its own way. No back end writes into the model.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import field
 from fractions import Fraction
 
@@ -380,7 +379,9 @@ class Game:
     def fingerprint(self) -> str:
         """A digest of the spec texts these rules come from, this spec's and its bases' (SHA-256, 16 hex
         digits): the card, the engine and `play --json` all carry it, so a round names the exact rules."""
-        h = hashlib.sha256()
+        from croupier.cache import sha256
+
+        h = sha256()
         g: Game | None = self
         while g is not None:
             data = g.source_text.encode("utf-8")

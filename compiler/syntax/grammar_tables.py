@@ -24,7 +24,6 @@ module is the same bytes from every run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections import deque
@@ -39,7 +38,9 @@ FORMAT = 5  # how `encode` writes the tables: part of the digest, so a module in
 
 def grammar_digest(grammar: str, options: dict) -> str:
     """The SHA-256 of a grammar's text, the parser options the tables are built with and `FORMAT`."""
-    return hashlib.sha256(json.dumps([grammar, options, FORMAT], sort_keys=True).encode("utf-8")).hexdigest()
+    from croupier.cache import sha256
+
+    return sha256(json.dumps([grammar, options, FORMAT], sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def canonical(table: dict) -> dict:

@@ -9,11 +9,11 @@ refuses to play rather than mix its results into the run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from croupier.cache import sha256
 from croupier.semantics.resolve import Loader
 
 
@@ -31,7 +31,7 @@ class SpecTexts:
     @property
     def digest(self) -> str:
         """The SHA-256 of the texts alone (the spec's, then its bases' in the order read), not of their paths."""
-        return hashlib.sha256(json.dumps([text for _, text in self.sources]).encode("utf-8")).hexdigest()
+        return sha256(json.dumps([text for _, text in self.sources]).encode("utf-8")).hexdigest()
 
     @classmethod
     def of(cls, sources: dict[str, str], shown: str) -> SpecTexts:

@@ -14,12 +14,11 @@ spec texts, name and path (a variant's base included).
 
 from __future__ import annotations
 
-import hashlib
 from fractions import Fraction
 
 from croupier.backends.cards import i18n
 from croupier.backends.engine.loader import exact_analysis, shared_engine
-from croupier.cache import cached
+from croupier.cache import cached, sha256
 from croupier.semantics.model import Game
 from croupier.tools.analysis.edge_chart import chart_from_rows
 from croupier.tools.analysis.report import DECK_TABLE, dec, pct, sqrt_dec
@@ -53,7 +52,7 @@ def engine_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.emitter import emit_engine
 
     source = _emitted("engine", game, emit_engine)
-    return hashlib.sha256(source.encode("utf-8")).hexdigest(), shared_engine(source, f"math_{game.name}")
+    return sha256(source.encode("utf-8")).hexdigest(), shared_engine(source, f"math_{game.name}")
 
 
 def companion_of(game: Game) -> tuple[str, object]:
@@ -61,7 +60,7 @@ def companion_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
     source = _emitted("companion", game, emit_analysis_module)
-    return (hashlib.sha256(source.encode("utf-8")).hexdigest(),
+    return (sha256(source.encode("utf-8")).hexdigest(),
             shared_engine(source, f"math_{game.name}_analysis"))
 
 
