@@ -219,7 +219,9 @@ def test_the_tables_parser_is_what_lark_loads_from_the_tables(keep_all_tokens):
     assert callbacks(ours) == callbacks(lark_own)
     broken = [example for examples in COMMON_MISTAKES.values() for example in examples]
     broken += ["game g \"G\"\n  hand x\n", "game\n", "shoe 8 decks of standard52\n\x01\n", "bet b\n    wins when (\n"]
-    texts = [spec.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n") for spec in SPECS]
+    # (every spec is parsed by both the loaded and the built parser in the tests above; a few suffice here)
+    texts = [(ROOT / "spec" / f"{name}.rules").read_text(encoding="utf-8")
+             for name in ("baccarat", "ten_and_a_half", "dragon_bonus")]
     for text in [*texts, *broken]:
         assert _outcome(ours, text) == _outcome(lark_own, text), text[:60]
 
