@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 import types
 
-_CODE: dict[str, types.CodeType] = {}
+from croupier.backends.engine.runtime_files import RuntimeCode, whole_copies
+
+_CODE: dict[str, tuple[types.CodeType | RuntimeCode, ...]] = {}
 
 
 def source_digest(source: str) -> str:
@@ -31,28 +33,59 @@ def engine_identity(source: str) -> str:
     return source_digest("\n".join(lines))
 
 
-def compile_engine(source: str, name: str) -> types.CodeType:
-    """The code object of an engine's source, compiled once per process per source text.
+def compile_engine(source: str, name: str) -> tuple[types.CodeType | RuntimeCode, ...]:
+    """The code of an engine's source, compiled once per process per source text: the code objects of its
+    parts, run one after another into the module (`module_from_code`).
 
-    The emitter calls this to prove the source compiles before it is written; the
-    loader then reuses the same code object.
+    A piece that is a whole copy of a runtime module without parts runs from the module's own bytecode
+    (`runtime_files.RuntimeCode`) instead of being compiled again; the text between such pieces is compiled
+    after as many blank lines as precede it, so that every line keeps its number. When any of that text does
+    not compile alone, or would set the module's docstring, the whole source is compiled as one (and its own
+    error, if any, is raised). The emitter calls this to prove the source compiles before it is written; the
+    loader then reuses the same code.
     """
     code = _CODE.get(source)
     if code is None:
         if len(_CODE) > 64:
             _CODE.clear()
-        # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
-        code = _CODE[source] = compile(source, f"<engine {name}>", "exec", dont_inherit=True)
+        code = _CODE[source] = _compiled(source, f"<engine {name}>")
     return code
 
 
-def module_from_code(code: types.CodeType, name: str, digest: str) -> types.ModuleType:
-    """Execute an engine's code in a fresh module named `croupier_engine_<name>`."""
+def _compiled(source: str, filename: str) -> tuple[types.CodeType | RuntimeCode, ...]:
+    # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
+    pieces = whole_copies(source) if "# ---- runtime: " in source else []
+    parts: list = []
+    start = 0
+    try:
+        for begin, end, module in [*pieces, (len(source), len(source), None)]:
+            if source[start:begin].strip():
+                code = compile("\n" * source.count("\n", 0, start) + source[start:begin], filename, "exec",
+                               dont_inherit=True)
+                if parts and "__doc__" in code.co_names:
+                    raise ValueError("a part that begins with a string would set the module's docstring")
+                parts.append(code)
+            if module is not None:
+                parts.append(RuntimeCode(module, source[begin:end], source.count("\n", 0, begin), filename))
+            start = end
+    except (SyntaxError, ValueError):
+        parts = []
+    if not parts or not pieces:
+        return (compile(source, filename, "exec", dont_inherit=True),)
+    return tuple(parts)
+
+
+def module_from_code(code: tuple[types.CodeType | RuntimeCode, ...], name: str, digest: str) -> types.ModuleType:
+    """Run an engine's code (`compile_engine`) in a fresh module named `croupier_engine_<name>`."""
     module = types.ModuleType(f"croupier_engine_{name}")
     module.__file__ = f"<engine {name}>"
     module.SOURCE_DIGEST = digest  # the key of its cached results (`engine_identity`)
     sys.modules[module.__name__] = module
-    exec(code, module.__dict__)  # noqa: S102 - our own generated code
+    for part in code:
+        if type(part) is RuntimeCode:
+            part.run(module.__dict__)
+        else:
+            exec(part, module.__dict__)  # noqa: S102 - our own generated code
     return module
 
 

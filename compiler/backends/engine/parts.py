@@ -27,16 +27,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
 from croupier.backends.engine.code_reading import names_read
+from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and SOURCE: read here by other modules
+    COMPANION_MARKER,
+    ENGINE_MARKER,
+    RUNTIME,
+    SOURCE,
+    framed,
+    runtime_text,
+)
 from croupier.semantics.model import Game
 
-RUNTIME = Path(__file__).resolve().parent / "runtime"
-SOURCE = "croupier/backends/engine/runtime"  # the runtime's place inside the installed package
-ENGINE_MARKER = "# ---- engine ----\n"
-COMPANION_MARKER = "# ---- companion ----\n"
 BEGIN = re.compile(r"^( *)# ---- part (\w+) if (.+?) ----$")
 END = re.compile(r"^( *)# ---- end (\w+) ----$")
 CONDITION = re.compile(r"^(?:(not|uses) )?([\w-]+)$")
@@ -89,18 +91,9 @@ def holds(condition: str, have: frozenset[str]) -> bool:
     return (name in have) != (word == "not")
 
 
-@cache
-def runtime_text(module: str, marker: str) -> str:
-    """The copied text of one runtime module: everything below its marker line."""
-    text = (RUNTIME / f"{module}.py").read_text(encoding="utf-8")
-    if marker not in text:
-        raise ValueError(f"runtime/{module}.py has no {marker.strip()!r} line")
-    return text.split(marker, 1)[1].strip("\n") + "\n"
-
-
 def copy_module(module: str, have: frozenset[str], marker: str = ENGINE_MARKER) -> Copied:
     """One runtime module with the parts whose condition holds, every piece marked where it begins and ends."""
-    out = [f"# ---- runtime: {module} (begin) ---- {SOURCE}/{module}.py", ""]
+    out = []
     included: list[str] = []
     left_out: list[str] = []
     part: tuple[str, str, bool] | None = None  # (name, indent, copied)
@@ -128,9 +121,7 @@ def copy_module(module: str, have: frozenset[str], marker: str = ENGINE_MARKER) 
             out.append(line)
     if part is not None:
         raise ValueError(f"runtime/{module}.py: part {part[0]} never ends")
-    text = "\n".join(out).rstrip("\n")
-    text = re.sub(r"\n{4,}", "\n\n\n", text)  # a left-out part leaves no wider gap than two blank lines
-    return Copied(module, text + f"\n\n\n# ---- runtime: {module} (end) ----\n", tuple(included), tuple(left_out))
+    return Copied(module, framed(module, out), tuple(included), tuple(left_out))
 
 
 def parts_summary(copied: list[Copied]) -> list[str]:
