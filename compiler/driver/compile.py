@@ -199,15 +199,19 @@ def game_facts(game: Game, source: str, shown: str) -> dict:
     with the source of the engine's analysis companion for a dealt round (text, compiled when used) and,
     for a seat game, what its analysis reads of the model (`seat_facts.seat_inputs`)."""
     from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-    from croupier.tools.analysis.seat_facts import seat_inputs
 
+    seat = None
+    if game.is_seat_game:
+        from croupier.tools.analysis.seat_facts import seat_inputs
+
+        seat = seat_inputs(game)
     return {"name": game.name, "label": game.labels.get("en", game.name),
             "dealt_round": game.is_dealt_round, "seat_game": game.is_seat_game,
             "decks": game.shoe.decks if game.shoe is not None else None,
             "rounded": [b.name for b in game.bets.values() if any(p.rounding for w in b.wins for p in w.payouts())],
             "digest": cache.text_digest(source),
             "analysis": emit_analysis_module(game, shown) if companion_name(game) is not None else None,
-            "seat": seat_inputs(game) if game.is_seat_game else None}
+            "seat": seat}
 
 
 def engine_entry(path: str | Path) -> tuple[dict, str] | None:
