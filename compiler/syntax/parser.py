@@ -39,7 +39,14 @@ MAX_EXPR_DEPTH = 50  # operators nested in one expression (`not not â€¦`, `- - â
 # differently from how it is stored (embeddings, overrides, isolates, marks)
 FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (0x200E, 0x200F, *range(0x202A, 0x202F),
                                                                     *range(0x2066, 0x206A))}
-FORBIDDEN_RE = re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
+
+
+@lru_cache(maxsize=1)
+def _forbidden_re() -> re.Pattern:
+    """One of `FORBIDDEN_CHARS` (compiled when a text holds one: most never do)."""
+    return re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
+
+
 # the rules of the grammar that nest an expression one level deeper
 EXPR_RULES = frozenset({"or_expr", "and_expr", "not_expr", "compare", "in_range", "binary", "negate", "call",
                         "if_expr", "draw_key", "draw_when", "draw_while"})
@@ -282,7 +289,10 @@ def _variants(example: str) -> list[str]:
     return [head + "game g\n" + form for head in ("", "# comment\n") for form in forms]
 
 
-_MISTAKE_EXAMPLES = {label: [v for ex in examples for v in _variants(ex)] for label, examples in COMMON_MISTAKES.items()}
+@lru_cache(maxsize=1)
+def _mistake_examples() -> dict:
+    """Each common mistake's examples in all their variants (made at the first syntax error)."""
+    return {label: [v for ex in examples for v in _variants(ex)] for label, examples in COMMON_MISTAKES.items()}
 
 
 # What parsing each mistake example gives (its tree, or the exception it raises), once per process: the
@@ -309,7 +319,7 @@ def _match_mistake(exc: UnexpectedInput):
     """The common mistake this error looks like: Lark's `match_examples`, kept only when the example
     fails on the same kind of token (a match on the parser state alone is too loose to name a mistake)."""
     token = getattr(exc, "token", None)
-    for label, examples in _MISTAKE_EXAMPLES.items():
+    for label, examples in _mistake_examples().items():
         try:
             found = exc.match_examples(_parse_example, {label: examples}, token_type_match_fallback=True)
         except Exception:  # noqa: BLE001 - match_examples re-parses; any failure means no match
@@ -386,11 +396,12 @@ def check_text(text: str, path: str) -> list[Diagnostic]:
         return [error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", Span(path, 1, 1),
                       "a spec is a page of rules; split it or look for a stray file")]
     diags = []
+    forbidden = any(char in text for char in FORBIDDEN_CHARS)
     for number, line in enumerate(text.split("\n"), 1):
         if len(line) > MAX_LINE_CHARS:
             diags.append(error("E0004", f"this line is longer than {MAX_LINE_CHARS:,} characters",
                                Span(path, number, MAX_LINE_CHARS + 1), "break the statement or shorten the label"))
-        elif (m := FORBIDDEN_RE.search(line)) is not None:
+        elif forbidden and (m := _forbidden_re().search(line)) is not None:
             name = FORBIDDEN_CHARS[m.group()]
             diags.append(error("E0006", f"the character {name} is not allowed in a spec",
                                Span(path, number, m.start() + 1),
