@@ -54,7 +54,8 @@ def compile_engine(source: str, name: str) -> tuple[types.CodeType | RuntimeCode
 
 def _compiled(source: str, filename: str) -> tuple[types.CodeType | RuntimeCode, ...]:
     # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
-    pieces = whole_copies(source) if "# ---- runtime: " in source else []
+    # (a `from __future__` feature of the text would not reach the parts compiled after the first)
+    pieces = whole_copies(source) if "# ---- runtime: " in source and "from __future__" not in source else []
     parts: list = []
     start = 0
     try:

@@ -29,8 +29,10 @@ import re
 from dataclasses import dataclass
 
 from croupier.backends.engine.code_reading import names_read
-from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and SOURCE: read here by other modules
+from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and SOURCE: for the modules that import them from here
+    BEGIN,
     COMPANION_MARKER,
+    END,
     ENGINE_MARKER,
     RUNTIME,
     SOURCE,
@@ -39,8 +41,6 @@ from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and
 )
 from croupier.semantics.model import Game
 
-BEGIN = re.compile(r"^( *)# ---- part (\w+) if (.+?) ----$")
-END = re.compile(r"^( *)# ---- end (\w+) ----$")
 CONDITION = re.compile(r"^(?:(not|uses) )?([\w-]+)$")
 
 

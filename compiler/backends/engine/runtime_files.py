@@ -31,7 +31,8 @@ SOURCE = "croupier/backends/engine/runtime"  # the runtime's place inside the in
 PACKAGE = "croupier.backends.engine.runtime"
 ENGINE_MARKER = "# ---- engine ----\n"
 COMPANION_MARKER = "# ---- companion ----\n"
-PART_MARK = re.compile(r"^ *# ---- (?:part \w+ if .+?|end \w+) ----$", re.MULTILINE)  # see `parts`
+BEGIN = re.compile(r"^( *)# ---- part (\w+) if (.+?) ----$")  # a part's first line (see `parts`)
+END = re.compile(r"^( *)# ---- end (\w+) ----$")  # and its last
 PIECE_BEGIN = re.compile(r"^# ---- runtime: (\w+) \(begin\) ---- ", re.MULTILINE)
 
 
@@ -63,7 +64,8 @@ def whole_copy(module: str) -> str | None:
             text = runtime_text(module, marker)
         except (ValueError, OSError, UnicodeDecodeError):
             continue
-        return None if PART_MARK.search(text) else framed(module, text.splitlines())
+        lines = text.splitlines()
+        return None if any(BEGIN.match(line) or END.match(line) for line in lines) else framed(module, lines)
     return None
 
 
