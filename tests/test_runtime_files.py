@@ -3,6 +3,7 @@ own bytecode, and the module they make is the one the whole source makes."""
 
 from __future__ import annotations
 
+import dis
 import types
 from pathlib import Path
 
@@ -51,11 +52,29 @@ def _shape(value):
     return (type(value).__name__, value)
 
 
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+
+
 def _code_shape(code: types.CodeType) -> tuple:
-    """What a code object does, without where it was compiled: its bytecode, constants (nested code the same
-    way), names and variables."""
+    """What a code object does, without where it was compiled: its instructions (a jump by the index of its
+    target; nested code the same way), constants, names and variables.
+
+    One difference is made none: a call of an attribute of a module (`random.Random(seed)`) compiles to
+    LOAD_ATTR where the compiler sees the module imported in the same text and to LOAD_METHOD elsewhere
+    (CPython 3.11's `is_import_originated`), the same call on the same object; text compiled apart from the
+    module's imports (`loader.compile_engine`) takes the second."""
+    instructions = list(dis.get_instructions(code))
+    index = {i.offset: n for n, i in enumerate(instructions)}
+    steps = []
+    for i in instructions:
+        arg = i.argval
+        if i.opcode in _JUMPS:
+            arg = index.get(arg, arg)
+        elif isinstance(arg, types.CodeType):
+            arg = _code_shape(arg)
+        steps.append(("LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname, arg))
     consts = tuple(_code_shape(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
-    return code.co_code, consts, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars
+    return tuple(steps), consts, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars
 
 
 def _loaded(source: str, name: str) -> dict:

@@ -14,8 +14,8 @@ baccarat_analysis.analyse(engine, decks), with this module as `engine`.
 
 Runtime parts: common, dealt_round (plain_total, third, card_value, same_rank, grid_table, no_repeats, rooms), shoe
 (burn), table_ops (squeeze, pushed_stakes, void), jsonl.
-Left out for this spec: common.exact_div, common.round_to, dealt_round.soft_sum, dealt_round.repeats,
-dealt_round.pays_to, dealt_round.no_rooms, table_ops.no_squeeze, table_ops.no_pushed_stakes, table_ops.no_void.
+Left out for this spec: dealt_round.soft_sum, dealt_round.repeats, dealt_round.pays_to, dealt_round.no_rooms,
+table_ops.no_squeeze, table_ops.no_pushed_stakes, table_ops.no_void.
 
 Public calls (`__all__`), by part:
 

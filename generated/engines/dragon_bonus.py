@@ -12,9 +12,9 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion dragon_bonus_analysis.py beside it (standard library only):
 dragon_bonus_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common (round_to), dealt_round (plain_total, third, card_value, same_rank, grid_table, no_repeats,
-pays_to, rooms), shoe (burn), table_ops (squeeze, pushed_stakes, void), jsonl.
-Left out for this spec: common.exact_div, dealt_round.soft_sum, dealt_round.repeats, dealt_round.no_rooms,
+Runtime parts: common, arith (round_to), dealt_round (plain_total, third, card_value, same_rank, grid_table,
+no_repeats, pays_to, rooms), shoe (burn), table_ops (squeeze, pushed_stakes, void), jsonl.
+Left out for this spec: arith.exact_div, dealt_round.soft_sum, dealt_round.repeats, dealt_round.no_rooms,
 table_ops.no_squeeze, table_ops.no_pushed_stakes, table_ops.no_void.
 
 Public calls (`__all__`), by part:
@@ -42,6 +42,8 @@ common:
   parse_money(value, what)        An exact, non-negative amount (stake, coins) from a JSON int, a JSON number or a
                                   decimal text.
   num_json(x)                     An exact number for JSON: an int when whole, else a decimal string, else 'n/d'.
+
+arith:
   round_to(amount, unit, mode)    Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).
 
 dealt_round:
@@ -439,7 +441,13 @@ def num_json(x):
     return f"{sign}{s[:-digits]}.{s[-digits:]}"
 
 
-# ---- runtime: common.round_to (begin) ---- if uses pays_to
+# ---- runtime: common (end) ----
+
+
+# ---- runtime: arith (begin) ---- croupier/backends/engine/runtime/arith.py
+
+
+# ---- runtime: arith.round_to (begin) ---- if uses pays_to
 def round_to(amount, unit, mode):
     """Round an exact amount to a multiple of `unit` (down, up, half-up, half-even)."""
     if unit is None or mode is None:
@@ -457,10 +465,10 @@ def round_to(amount, unit, mode):
         n = floor_q + (1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and floor_q % 2) else 0)
     value = n * unit
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- runtime: common.round_to (end) ----
+# ---- runtime: arith.round_to (end) ----
 
 
-# ---- runtime: common (end) ----
+# ---- runtime: arith (end) ----
 
 
 # ---- runtime: dealt_round (begin) ---- croupier/backends/engine/runtime/dealt_round.py

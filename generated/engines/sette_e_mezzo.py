@@ -12,7 +12,7 @@ settles a table (hands, stakes, coins); adjudicate(request), answer(line) and ru
 Exact analysis: no companion module; `croupier analyze` enumerates this game's hands itself through evaluate().
 
 Runtime parts: common, seat_hands (wild), seat_table (against_banker), jsonl.
-Left out for this spec: common.exact_div, common.round_to, seat_hands.no_wild, seat_table.pairwise.
+Left out for this spec: seat_hands.no_wild, seat_table.pairwise.
 
 Public calls (`__all__`), by part:
 

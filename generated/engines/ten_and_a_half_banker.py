@@ -10,8 +10,8 @@ coins); adjudicate(request), answer(line) and run_jsonl(lines, write) answer `pl
 
 Exact analysis: no companion module; `croupier analyze` enumerates this game's hands itself through evaluate().
 
-Runtime parts: common (exact_div), seat_hands (no_wild), seat_table (against_banker), jsonl.
-Left out for this spec: common.round_to, seat_hands.wild, seat_table.pairwise.
+Runtime parts: common, arith (exact_div), seat_hands (no_wild), seat_table (against_banker), jsonl.
+Left out for this spec: arith.round_to, seat_hands.wild, seat_table.pairwise.
 
 Public calls (`__all__`), by part:
 
@@ -27,7 +27,6 @@ common:
   parse_card(text)                The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`.
   parse_cards(cards)              Card codes from a list of card texts or one space-separated string.
   check_copies(codes)             Reject a card seen more often than the shoe holds it.
-  exact_div(a, b)                 Exact division for spec formulas.
   kind_of(value)                  How a JSON value is called in an error message.
   json_text(value)                A value shown in a message: short, one line, and only characters any output can
                                   encode.
@@ -39,6 +38,9 @@ common:
   parse_money(value, what)        An exact, non-negative amount (stake, coins) from a JSON int, a JSON number or a
                                   decimal text.
   num_json(x)                     An exact number for JSON: an int when whole, else a decimal string, else 'n/d'.
+
+arith:
+  exact_div(a, b)                 Exact division for spec formulas.
 
 seat_hands:
   HandFacts(ranks, wild)          What a hand-type predicate may ask of a (substituted) hand.
@@ -99,7 +101,7 @@ floor = math.floor
 
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
-    'check_copies', 'exact_div', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json',
+    'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'exact_div',
     'HandFacts', 'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'is_wild',
     'wild_substitutions', 'evaluate', 'Table', 'read_table', 'settle_table', 'settle_seats', 'adjudicate',
     'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'type_five_faces', 'type_five_small',
@@ -238,15 +240,6 @@ def check_copies(codes):
             if held == 1:
                 raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
             raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
-
-
-# ---- runtime: common.exact_div (begin) ---- if uses exact_div
-def exact_div(a, b):
-    """Exact division for spec formulas."""
-    if b == 0:
-        raise EngineError("a formula divided by zero")
-    return Fraction(a) / b
-# ---- runtime: common.exact_div (end) ----
 
 
 # ---- the input layer: what each field of a request may be, checked in one place ----
@@ -392,6 +385,20 @@ def num_json(x):
 
 
 # ---- runtime: common (end) ----
+
+
+# ---- runtime: arith (begin) ---- croupier/backends/engine/runtime/arith.py
+
+# ---- runtime: arith.exact_div (begin) ---- if uses exact_div
+def exact_div(a, b):
+    """Exact division for spec formulas."""
+    if b == 0:
+        raise EngineError("a formula divided by zero")
+    return Fraction(a) / b
+# ---- runtime: arith.exact_div (end) ----
+
+
+# ---- runtime: arith (end) ----
 
 
 # ---- runtime: seat_hands (begin) ---- croupier/backends/engine/runtime/seat_hands.py

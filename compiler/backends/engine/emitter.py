@@ -26,7 +26,7 @@ from croupier.semantics.expr import Expr, expr_text
 from croupier.semantics.model import Game, card_code, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
-COMMON_MODULES = ["common"]
+COMMON_MODULES = ["common", "arith"]
 DEALT_ROUND_MODULES = ["dealt_round", "round_cards", "shoe", "table_ops"]
 SEAT_GAME_MODULES = ["seat_hands", "seat_table"]
 FINAL_MODULES = ["jsonl"]

@@ -39,9 +39,10 @@ def compile_engine(source: str, name: str) -> tuple[types.CodeType | RuntimeCode
 
     A piece that is a whole copy of a runtime module without parts runs from the module's own bytecode
     (`runtime_files.RuntimeCode`) instead of being compiled again; the text between such pieces is compiled
-    after as many blank lines as precede it, so that every line keeps its number. When any of that text does
-    not compile alone, or would set the module's docstring, the whole source is compiled as one (and its own
-    error, if any, is raised). The emitter calls this to prove the source compiles before it is written; the
+    after as many blank lines as precede it, so that every line keeps its number (a call of an attribute of a
+    module imported in another part compiles to LOAD_METHOD rather than LOAD_ATTR: the same call). When any
+    of that text does not compile alone, or would set the module's docstring, the whole source is compiled as
+    one (and its own error, if any, is raised). The emitter calls this to prove the source compiles before it is written; the
     loader then reuses the same code.
     """
     code = _CODE.get(source)

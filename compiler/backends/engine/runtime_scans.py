@@ -23,23 +23,29 @@ SCANS = {
         '_',
         (('class', 'ShoeRanOut', 3, ()), ('def', 'round_max_cards', 7, ()), ('class', 'Shoe', 15, (23,))),
     ),
+    '3110d31540c5aa56d09b463882664bdf9c7fb004eeb1f0cdf51eb68b87b3ad82': (
+        '',
+        '',
+        '',
+        (),
+    ),
     '39e6d3e481309bca35df944ae45162324be832356f3195e06f5675c54aff0b72': (
         'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError VALID_PUSHED_NONE VOID_RETURNS_STAKES amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r reason record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start str sum table_bets test tr tuple v void void_round who',
         'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round test tr v void void_round who',
         '__slots__',
         (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 57, ()), ('def', 'settled_for', 69, ()), ('class', 'TableRound', 81, (86,)), ('def', 'void_round', 123, ()), ('class', 'Table', 134, (137,)), ('def', 'deal_shoe', 185, ()), ('def', 'table_round', 190, ())),
     ),
-    '3bf072ae66a983ee1aec7ce749be88527c0e581ffa0c778fb93907afef1748bf': (
-        'CARD_CODES DECK DECKS Decimal EngineError Fraction InvalidBet InvalidCards JOKERS MAX_NAME PER_DECK STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_SYMBOLS ValueError _bad_amount _code _digits_amount abs amount ascii bool c cards code codes d decks dict digits dot error exponent float floor_q held int isinstance json_text kind_of len letter list map max missing_ok mode n negative parse_card places q range rest s seen shown sign str symbol t text tuple type unit v value what whole x',
-        'CARD_CODES EngineError InvalidBet InvalidCards InvalidTable MAX_NAME PER_DECK RANK_OF STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_OF SUIT_SYMBOLS _ __class__ _bad_amount _code _digits_amount amount c cards check_copies check_name check_object code codes d decks digits dot error exponent floor_q held json_text kind_of letter missing_ok mode n negative num_json parse_card parse_cards parse_money places q rest round_to s seen shoe_cards shown sign symbol t text unit v value what whole x',
-        'RANK_OF SUIT_OF _',
-        (('class', 'EngineError', 3, ()), ('class', 'InvalidCards', 7, ()), ('class', 'InvalidBet', 11, ()), ('class', 'InvalidTable', 15, ()), ('def', 'dictcomp', 23, ()), ('def', 'dictcomp', 24, ()), ('def', 'dictcomp', 25, ()), ('def', 'shoe_cards', 28, ()), ('def', 'parse_card', 33, ()), ('def', 'parse_cards', 52, ()), ('def', 'check_copies', 61, ()), ('def', 'kind_of', 85, ()), ('def', 'json_text', 104, ()), ('def', 'check_name', 117, ()), ('def', 'check_object', 132, ()), ('def', '_bad_amount', 141, ()), ('def', '_digits_amount', 145, ()), ('def', 'parse_money', 157, ()), ('def', 'num_json', 194, ()), ('def', 'round_to', 218, ())),
-    ),
     '4a5635c8ea5e494092102bd2a55bcfd321b098ce9b3d0f75efaf29e1874c23be': (
         'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start sum table_bets tr tuple v void void_round who',
         'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round tr v void void_round who',
         '__slots__',
         (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 55, ()), ('def', 'settled_for', 67, ()), ('class', 'TableRound', 79, (84,)), ('def', 'void_round', 121, ()), ('class', 'Table', 127, (130,)), ('def', 'deal_shoe', 178, ()), ('def', 'table_round', 183, ())),
+    ),
+    '581010a1d3897581b404d5f6fbafcf808d03b66449e7813dc19def53e57cb1c4': (
+        'EngineError Fraction a amount b floor_q isinstance mode n q rest unit value',
+        'a amount b exact_div floor_q mode n q rest round_to unit value',
+        '',
+        (('def', 'exact_div', 4, ()), ('def', 'round_to', 13, ())),
     ),
     '5d6e9a22d8f6930a73f1527a9701e0ede801d5e9db0570199e00c8eb5ff994e1': (
         'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start sum table_bets top tr tuple v void void_round who',
@@ -53,11 +59,11 @@ SCANS = {
         '_formula',
         (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'adjudicate', 97, ())),
     ),
-    '6d036b30f86ef09465f7a3a545cd6648748e8d08660cf11b17cf2e56ed3761d6': (
-        'CARD_CODES DECK DECKS Decimal EngineError Fraction InvalidBet InvalidCards JOKERS MAX_NAME PER_DECK STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_SYMBOLS ValueError _bad_amount _code _digits_amount a abs amount ascii b bool c cards code codes d decks dict digits dot error exponent float floor_q held int isinstance json_text kind_of len letter list map max missing_ok mode n negative parse_card places q range rest s seen shown sign str symbol t text tuple type unit v value what whole x',
-        'CARD_CODES EngineError InvalidBet InvalidCards InvalidTable MAX_NAME PER_DECK RANK_OF STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_OF SUIT_SYMBOLS _ __class__ _bad_amount _code _digits_amount a amount b c cards check_copies check_name check_object code codes d decks digits dot error exact_div exponent floor_q held json_text kind_of letter missing_ok mode n negative num_json parse_card parse_cards parse_money places q rest round_to s seen shoe_cards shown sign symbol t text unit v value what whole x',
-        'RANK_OF SUIT_OF _',
-        (('class', 'EngineError', 3, ()), ('class', 'InvalidCards', 7, ()), ('class', 'InvalidBet', 11, ()), ('class', 'InvalidTable', 15, ()), ('def', 'dictcomp', 23, ()), ('def', 'dictcomp', 24, ()), ('def', 'dictcomp', 25, ()), ('def', 'shoe_cards', 28, ()), ('def', 'parse_card', 33, ()), ('def', 'parse_cards', 52, ()), ('def', 'check_copies', 61, ()), ('def', 'exact_div', 76, ()), ('def', 'kind_of', 94, ()), ('def', 'json_text', 113, ()), ('def', 'check_name', 126, ()), ('def', 'check_object', 141, ()), ('def', '_bad_amount', 150, ()), ('def', '_digits_amount', 154, ()), ('def', 'parse_money', 166, ()), ('def', 'num_json', 203, ()), ('def', 'round_to', 227, ())),
+    '696c6e03b5f8134c3d7f2efd5f4a85cf797bd616989f3d2e9daf4f164882dcc7': (
+        'Fraction amount floor_q isinstance mode n q rest unit value',
+        'amount floor_q mode n q rest round_to unit value',
+        '',
+        (('def', 'round_to', 5, ()),),
     ),
     '6d124156f19921f0f02dfeee6ec3760419f9a6841de6e040ca608551a09f6057': (
         'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError VALID_PUSHED_NONE amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start sum table_bets test top tr tuple v void void_round who',
@@ -82,12 +88,6 @@ SCANS = {
         'BRINGS Table __class__ __init__ _amounts _formula _transfer adjudicate amount banker c coins exc formula given hands high i key loser low multiplier name needed needed_from order out read_table request s seat seats self settle_seats settle_table stake stakes t tied transfers type_of v value values what winner',
         '_formula',
         (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'settle_seats', 98, ()), ('def', 'adjudicate', 111, ())),
-    ),
-    '94df2599b95a66ef17f7712157956dec17da3842bdeee7b3d0bbfa6aa9288421': (
-        'CARD_CODES DECK DECKS Decimal EngineError Fraction InvalidBet InvalidCards JOKERS MAX_NAME PER_DECK STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_SYMBOLS ValueError _bad_amount _code _digits_amount a abs amount ascii b bool c cards code codes d decks dict digits dot error exponent float held int isinstance json_text kind_of len letter list map max missing_ok n negative parse_card places range s seen shown sign str symbol t text tuple type v value what whole x',
-        'CARD_CODES EngineError InvalidBet InvalidCards InvalidTable MAX_NAME PER_DECK RANK_OF STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_OF SUIT_SYMBOLS _ __class__ _bad_amount _code _digits_amount a amount b c cards check_copies check_name check_object code codes d decks digits dot error exact_div exponent held json_text kind_of letter missing_ok n negative num_json parse_card parse_cards parse_money places s seen shoe_cards shown sign symbol t text v value what whole x',
-        'RANK_OF SUIT_OF _',
-        (('class', 'EngineError', 3, ()), ('class', 'InvalidCards', 7, ()), ('class', 'InvalidBet', 11, ()), ('class', 'InvalidTable', 15, ()), ('def', 'dictcomp', 23, ()), ('def', 'dictcomp', 24, ()), ('def', 'dictcomp', 25, ()), ('def', 'shoe_cards', 28, ()), ('def', 'parse_card', 33, ()), ('def', 'parse_cards', 52, ()), ('def', 'check_copies', 61, ()), ('def', 'exact_div', 76, ()), ('def', 'kind_of', 94, ()), ('def', 'json_text', 113, ()), ('def', 'check_name', 126, ()), ('def', 'check_object', 141, ()), ('def', '_bad_amount', 150, ()), ('def', '_digits_amount', 154, ()), ('def', 'parse_money', 166, ()), ('def', 'num_json', 203, ())),
     ),
     'ae87ea578e1bc580e82754f4855009d4bb1503c5816f284476e5d587b0835ad7': (
         'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS MAX_WILD_TRIES NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY WILD_CARDS WILD_CHOICES WILD_RANKS WILD_TRIES _distinct_choices _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int is_wild isinstance itertools k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks seen self strength subbed substitution substitution_json suit sum test top top_card total tries tuple u units v value wild wild_at wild_substitutions with_substitution zip',
@@ -148,5 +148,11 @@ SCANS = {
         'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round test tr v void void_round who',
         '__slots__',
         (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 57, ()), ('def', 'settled_for', 69, ()), ('class', 'TableRound', 81, (86,)), ('def', 'void_round', 123, ()), ('class', 'Table', 129, (132,)), ('def', 'deal_shoe', 180, ()), ('def', 'table_round', 185, ())),
+    ),
+    'f8316d3c15c084b9c3fa2ed608efc3ce598d98ccf9606812bba361b7b04c377e': (
+        'EngineError Fraction a b',
+        'a b exact_div',
+        '',
+        (('def', 'exact_div', 4, ()),),
     ),
 }

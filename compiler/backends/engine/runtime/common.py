@@ -79,15 +79,6 @@ def check_copies(codes):
             raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
-# ---- part exact_div if uses exact_div ----
-def exact_div(a, b):
-    """Exact division for spec formulas."""
-    if b == 0:
-        raise EngineError("a formula divided by zero")
-    return Fraction(a) / b
-# ---- end exact_div ----
-
-
 # ---- the input layer: what each field of a request may be, checked in one place ----
 
 STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake, even in a currency's minor unit
@@ -228,24 +219,3 @@ def num_json(x):
     sign = "-" if v < 0 else ""
     s = str(abs(v.numerator)).rjust(digits + 1, "0")
     return f"{sign}{s[:-digits]}.{s[-digits:]}"
-
-
-# ---- part round_to if uses pays_to ----
-def round_to(amount, unit, mode):
-    """Round an exact amount to a multiple of `unit` (down, up, half-up, half-even)."""
-    if unit is None or mode is None:
-        return amount
-    q = Fraction(amount) / unit
-    floor_q = q.numerator // q.denominator
-    rest = q - floor_q
-    if mode == "down":
-        n = floor_q
-    elif mode == "up":
-        n = floor_q + (1 if rest else 0)
-    elif mode == "half-up":
-        n = floor_q + (1 if rest >= Fraction(1, 2) else 0)
-    else:
-        n = floor_q + (1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and floor_q % 2) else 0)
-    value = n * unit
-    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- end round_to ----
