@@ -171,10 +171,10 @@ def test_a_dealt_round_without_table_rules_leaves_their_parts_out(tmp_path):
     """Baccarat cut before its table operations: no rooms, squeeze, valid-bet rule, shoe procedure or voids."""
     text = BACCARAT.read_text(encoding="utf-8")
     game, plain = compile_variant(tmp_path, "plain_rounds", text[:text.index("# ---- table operations")])
-    for absent in ("def squeeze_sides", "def burn", "VOID_RETURNS_STAKES:", "ROOMS.get(", "runtime: table_ops.squeeze"):
+    for absent in ("def squeeze_sides", "def burn", "VOID_RETURNS_STAKES:", "ROOMS.get(", "runtime: table_parts.squeeze"):
         assert absent not in plain, absent
-    for present in ("runtime: table_ops.no_squeeze (begin) ---- if not squeeze",
-                    "runtime: table_ops.no_void (begin)", "runtime: dealt_round.no_rooms (begin)"):
+    for present in ("runtime: table_parts.no_squeeze (begin) ---- if not squeeze",
+                    "runtime: table_parts.no_void (begin)", "runtime: dealt_parts.no_rooms (begin)"):
         assert present in plain, present
     engine = load_engine(plain, "layout_plain_rounds")
     assert set(engine.__all__) == public_callables(engine)

@@ -12,10 +12,10 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion dragon_bonus_analysis.py beside it (standard library only):
 dragon_bonus_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common, arith (round_to), dealt_round (plain_total, third, card_value, same_rank, grid_table,
-no_repeats, pays_to, rooms), shoe (burn), table_ops (squeeze, pushed_stakes, void), jsonl.
-Left out for this spec: arith.exact_div, dealt_round.soft_sum, dealt_round.repeats, dealt_round.no_rooms,
-table_ops.no_squeeze, table_ops.no_pushed_stakes, table_ops.no_void.
+Runtime parts: common, arith (round_to), dealt_round, dealt_parts (plain_total, third, card_value, same_rank,
+grid_table, no_repeats, pays_to, rooms), shoe (burn), table_ops, table_parts (squeeze, pushed_stakes, void), jsonl.
+Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.repeats, dealt_parts.no_rooms,
+table_parts.no_squeeze, table_parts.no_pushed_stakes, table_parts.no_void.
 
 Public calls (`__all__`), by part:
 
@@ -47,23 +47,25 @@ arith:
   round_to(amount, unit, mode)    Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).
 
 dealt_round:
-  total(cards)                    The total of some cards, by the spec's values.
-  third(cards)                    The third card of a hand, or None when it has only two.
-  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
-  same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
-  grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
   MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
-  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
   NotEnoughCards                  The cards given ran out before the round was over (a hand still had to draw).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
   play(cards, explain=False, observe=None)
                                   Adjudicate one round from cards in dealing order; unused cards are left over.
   settle(r, bets)                 What each bet returns, stake included (0 when lost), for an adjudicated round.
-  pays_to(stake, ratio, commission, unit, rounding)
-                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
   record(r)                       The round as the JSON record of the `play --jsonl` contract.
   read_request(request)           (cards, bets, room) of a `play --jsonl` request, every field's type checked.
   adjudicate(request)             Answer one `play --jsonl` request: {'cards': [...], 'bets': {...}[, 'room': name]}.
+
+dealt_parts:
+  total(cards)                    The total of some cards, by the spec's values.
+  third(cards)                    The third card of a hand, or None when it has only two.
+  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
+  same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
+  grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
+  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  pays_to(stake, ratio, commission, unit, rounding)
+                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
   check_limits(room, bets)        Reject a stake outside the room's limits, naming the room and the limit.
 
 shoe:
@@ -75,13 +77,8 @@ shoe:
 table_ops:
   table_bets(bets, room=None)     Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet:
                                   stake}`).
-  squeeze_sides(bets)             The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as
-                                  the spec says.
-  squeeze_plan(bets)              {hand: (bettors…)} for every hand, in the squeeze order.
   squeeze_schedule(r, plan)       (phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card,
                                   in order.
-  pushed_bets(r)                  The bets whose stakes come back by their push rule this round (when pushes count no
-                                  valid bet).
   settle_bettors(r, bets)         (every bettor's returns, every bettor's stakes not pushed) of a round: the same for
                                   every
   settled_for(bets)               The settlements by settle key of exactly these stakes (`table_bets` output), kept
@@ -89,7 +86,6 @@ table_ops:
   TableRound(number, cards, r, bets, plan, room=None, settled=None)
                                   One round at a table: number, cards, the round, returns, valid bets, squeeze
                                   schedule.
-  void_round(tr, reason)          Void a round (a misdeal): every stake comes back and no valid bet counts.
   Table(seed=None, room=None, decks=None)
                                   A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays
                                   them all.
@@ -97,6 +93,14 @@ table_ops:
                                   All the rounds of one shoe dealt from `seed`, with the same bets every round.
   table_round(request)            Adjudicate one logged round again: {'round', 'cards', 'bets', ['room'], ['void']} ->
                                   TableRound.
+
+table_parts:
+  squeeze_sides(bets)             The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as
+                                  the spec says.
+  squeeze_plan(bets)              {hand: (bettors…)} for every hand, in the squeeze order.
+  pushed_bets(r)                  The bets whose stakes come back by their push rule this round (when pushes count no
+                                  valid bet).
+  void_round(tr, reason)          Void a round (a misdeal): every stake comes back and no valid bet counts.
 
 jsonl:
   read_json(text)                 One JSON value from a line of input; not JSON, or nested too deeply, is an
@@ -149,10 +153,10 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'total', 'third', 'card_value', 'same_rank', 'grid_table', 'MissingCell', 'drawing_steps', 'NotEnoughCards',
-    'Round', 'play', 'settle', 'pays_to', 'record', 'read_request', 'adjudicate', 'check_limits', 'ShoeRanOut',
-    'round_max_cards', 'Shoe', 'table_bets', 'squeeze_sides', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
-    'settle_bettors', 'settled_for', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
+    'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate', 'total',
+    'third', 'card_value', 'same_rank', 'grid_table', 'drawing_steps', 'pays_to', 'check_limits', 'ShoeRanOut',
+    'round_max_cards', 'Shoe', 'table_bets', 'squeeze_schedule', 'settle_bettors', 'settled_for', 'TableRound',
+    'Table', 'deal_shoe', 'table_round', 'squeeze_sides', 'squeeze_plan', 'pushed_bets', 'void_round', 'read_json',
     'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair',
     'event_banker_pair', 'formula_player_margin', 'formula_banker_margin', 'stand_all', 'decide_player',
     'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_banker_pair', 'bet_player_pair',
@@ -476,63 +480,6 @@ def round_to(amount, unit, mode):
 CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
-# ---- runtime: dealt_round.plain_total (begin) ---- if not soft
-def total(cards):
-    """The total of some cards, by the spec's values."""
-    s = 0
-    for c in cards:
-        s += CARD_VALUE[c]
-    return s % MODULUS if MODULUS else s
-# ---- runtime: dealt_round.plain_total (end) ----
-
-
-# ---- runtime: dealt_round.third (begin) ---- if uses third
-def third(cards):
-    """The third card of a hand, or None when it has only two."""
-    return cards[2] if len(cards) > 2 else None
-# ---- runtime: dealt_round.third (end) ----
-
-
-# ---- runtime: dealt_round.card_value (begin) ---- if uses card_value
-def card_value(card):
-    """The value of one card; asking for a card that was not dealt is an error."""
-    if card is None:
-        raise EngineError("a rule asked for a card that was not dealt")
-    return CARD_VALUE[card]
-# ---- runtime: dealt_round.card_value (end) ----
-
-
-# ---- runtime: dealt_round.same_rank (begin) ---- if uses same_rank
-def same_rank(cards):
-    """Whether all the cards are of one rank (a pair, for two cards)."""
-    if len(cards) < 2:
-        return False
-    rank = RANK_OF[cards[0]]
-    for c in cards:
-        if RANK_OF[c] != rank:
-            return False
-    return True
-# ---- runtime: dealt_round.same_rank (end) ----
-
-
-# ---- runtime: dealt_round.grid_table (begin) ---- if uses grid_table
-def grid_table(columns, rows):
-    """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
-
-    Cells are D (draw) or S (stand); the result maps a key, or a (row, column)
-    pair, to True for draw and False for stand.
-    """
-    table = {}
-    for row, cells in rows.items():
-        marks = cells.split()
-        if columns is None:
-            table.update({key: mark == "D" for key, mark in zip(row, marks) if mark in "DS"})
-        else:
-            table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
-    return table
-# ---- runtime: dealt_round.grid_table (end) ----
-
-
 class MissingCell(EngineError):
     """A draw table has no cell for the key a round reaches (a gap in the spec's grid)."""
 
@@ -540,13 +487,6 @@ class MissingCell(EngineError):
         super().__init__(f"the table {rule!r} has no cell for {key}")
         self.rule = rule
         self.key = key
-
-
-# ---- runtime: dealt_round.no_repeats (begin) ---- if not repeats
-def drawing_steps(r):
-    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
-    return DRAWERS
-# ---- runtime: dealt_round.no_repeats (end) ----
 
 
 class NotEnoughCards(InvalidCards):
@@ -633,17 +573,6 @@ def settle(r, bets):
     return out
 
 
-# ---- runtime: dealt_round.pays_to (begin) ---- if uses pays_to
-def pays_to(stake, ratio, commission, unit, rounding):
-    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
-    win = stake * ratio
-    if commission:
-        win -= round_to(win * commission, unit, rounding)
-    value = stake + win
-    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- runtime: dealt_round.pays_to (end) ----
-
-
 def record(r):
     """The round as the JSON record of the `play --jsonl` contract."""
     out = {}
@@ -683,7 +612,87 @@ def adjudicate(request):
     return out
 
 
-# ---- runtime: dealt_round.rooms (begin) ---- if rooms
+# ---- runtime: dealt_round (end) ----
+
+
+# ---- runtime: dealt_parts (begin) ---- croupier/backends/engine/runtime/dealt_parts.py
+
+# ---- runtime: dealt_parts.plain_total (begin) ---- if not soft
+def total(cards):
+    """The total of some cards, by the spec's values."""
+    s = 0
+    for c in cards:
+        s += CARD_VALUE[c]
+    return s % MODULUS if MODULUS else s
+# ---- runtime: dealt_parts.plain_total (end) ----
+
+
+# ---- runtime: dealt_parts.third (begin) ---- if uses third
+def third(cards):
+    """The third card of a hand, or None when it has only two."""
+    return cards[2] if len(cards) > 2 else None
+# ---- runtime: dealt_parts.third (end) ----
+
+
+# ---- runtime: dealt_parts.card_value (begin) ---- if uses card_value
+def card_value(card):
+    """The value of one card; asking for a card that was not dealt is an error."""
+    if card is None:
+        raise EngineError("a rule asked for a card that was not dealt")
+    return CARD_VALUE[card]
+# ---- runtime: dealt_parts.card_value (end) ----
+
+
+# ---- runtime: dealt_parts.same_rank (begin) ---- if uses same_rank
+def same_rank(cards):
+    """Whether all the cards are of one rank (a pair, for two cards)."""
+    if len(cards) < 2:
+        return False
+    rank = RANK_OF[cards[0]]
+    for c in cards:
+        if RANK_OF[c] != rank:
+            return False
+    return True
+# ---- runtime: dealt_parts.same_rank (end) ----
+
+
+# ---- runtime: dealt_parts.grid_table (begin) ---- if uses grid_table
+def grid_table(columns, rows):
+    """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
+
+    Cells are D (draw) or S (stand); the result maps a key, or a (row, column)
+    pair, to True for draw and False for stand.
+    """
+    table = {}
+    for row, cells in rows.items():
+        marks = cells.split()
+        if columns is None:
+            table.update({key: mark == "D" for key, mark in zip(row, marks) if mark in "DS"})
+        else:
+            table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
+    return table
+# ---- runtime: dealt_parts.grid_table (end) ----
+
+
+# ---- runtime: dealt_parts.no_repeats (begin) ---- if not repeats
+def drawing_steps(r):
+    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
+    return DRAWERS
+# ---- runtime: dealt_parts.no_repeats (end) ----
+
+
+# ---- runtime: dealt_parts.pays_to (begin) ---- if uses pays_to
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- runtime: dealt_parts.pays_to (end) ----
+
+
+# ---- runtime: dealt_parts.rooms (begin) ---- if rooms
 def check_limits(room, bets):
     """Reject a stake outside the room's limits, naming the room and the limit."""
     limits = ROOMS.get(check_name(room, "the room", InvalidBet))
@@ -698,10 +707,10 @@ def check_limits(room, bets):
         if not low <= amount <= high:
             raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "
                              f"{room}: {num_json(low)} to {num_json(high)}")
-# ---- runtime: dealt_round.rooms (end) ----
+# ---- runtime: dealt_parts.rooms (end) ----
 
 
-# ---- runtime: dealt_round (end) ----
+# ---- runtime: dealt_parts (end) ----
 
 
 # ---- runtime: shoe (begin) ---- croupier/backends/engine/runtime/shoe.py
@@ -850,27 +859,6 @@ def table_bets(bets, room=None):
     return out
 
 
-# ---- runtime: table_ops.squeeze (begin) ---- if squeeze
-def squeeze_sides(bets):
-    """The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says."""
-    sides = {}
-    for bettor, stakes in bets.items():
-        placed = [(stakes[b], b) for b in SQUEEZE_BETS if b in stakes]
-        if not placed:
-            continue
-        top = max(s for s, _ in placed)
-        best = [b for s, b in placed if s == top]
-        sides[bettor] = SQUEEZE_TIES_TO if SQUEEZE_TIES_TO in best else best[0]
-    return sides
-
-
-def squeeze_plan(bets):
-    """{hand: (bettors…)} for every hand, in the squeeze order."""
-    sides = squeeze_sides(bets)
-    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in SCHEDULE_ORDER}
-# ---- runtime: table_ops.squeeze (end) ----
-
-
 def squeeze_schedule(r, plan):
     """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
     dealt, drawn = [], []
@@ -880,15 +868,6 @@ def squeeze_schedule(r, plan):
         if len(cards) > first:
             drawn.append(("draw", hand, tuple(cards[first:]), plan[hand]))
     return tuple(dealt + drawn)
-
-
-# ---- runtime: table_ops.pushed_stakes (begin) ---- if pushed-stakes
-def pushed_bets(r):
-    """The bets whose stakes come back by their push rule this round (when pushes count no valid bet)."""
-    if not VALID_PUSHED_NONE:
-        return frozenset()
-    return {name for name, test in PUSHED.items() if test(r)}
-# ---- runtime: table_ops.pushed_stakes (end) ----
 
 
 def settle_bettors(r, bets):
@@ -954,18 +933,6 @@ class TableRound:
         if self.shoe_note:
             out.update(self.shoe_note)
         return out
-
-
-# ---- runtime: table_ops.void (begin) ---- if void
-def void_round(tr, reason):
-    """Void a round (a misdeal): every stake comes back and no valid bet counts."""
-    if not VOID_RETURNS_STAKES:
-        raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
-    tr.void = str(reason) if reason else "void"
-    tr.returns = {bettor: dict(stakes) for bettor, stakes in tr.bets.items()}
-    tr.valid = {bettor: 0 for bettor in tr.bets}
-    return tr
-# ---- runtime: table_ops.void (end) ----
 
 
 class Table:
@@ -1049,6 +1016,53 @@ def table_round(request):
 
 
 # ---- runtime: table_ops (end) ----
+
+
+# ---- runtime: table_parts (begin) ---- croupier/backends/engine/runtime/table_parts.py
+
+# ---- runtime: table_parts.squeeze (begin) ---- if squeeze
+def squeeze_sides(bets):
+    """The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says."""
+    sides = {}
+    for bettor, stakes in bets.items():
+        placed = [(stakes[b], b) for b in SQUEEZE_BETS if b in stakes]
+        if not placed:
+            continue
+        top = max(s for s, _ in placed)
+        best = [b for s, b in placed if s == top]
+        sides[bettor] = SQUEEZE_TIES_TO if SQUEEZE_TIES_TO in best else best[0]
+    return sides
+
+
+def squeeze_plan(bets):
+    """{hand: (bettors…)} for every hand, in the squeeze order."""
+    sides = squeeze_sides(bets)
+    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in SCHEDULE_ORDER}
+# ---- runtime: table_parts.squeeze (end) ----
+
+
+# ---- runtime: table_parts.pushed_stakes (begin) ---- if pushed-stakes
+def pushed_bets(r):
+    """The bets whose stakes come back by their push rule this round (when pushes count no valid bet)."""
+    if not VALID_PUSHED_NONE:
+        return frozenset()
+    return {name for name, test in PUSHED.items() if test(r)}
+# ---- runtime: table_parts.pushed_stakes (end) ----
+
+
+# ---- runtime: table_parts.void (begin) ---- if void
+def void_round(tr, reason):
+    """Void a round (a misdeal): every stake comes back and no valid bet counts."""
+    if not VOID_RETURNS_STAKES:
+        raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
+    tr.void = str(reason) if reason else "void"
+    tr.returns = {bettor: dict(stakes) for bettor, stakes in tr.bets.items()}
+    tr.valid = {bettor: 0 for bettor in tr.bets}
+    return tr
+# ---- runtime: table_parts.void (end) ----
+
+
+# ---- runtime: table_parts (end) ----
 
 
 # ---- runtime: jsonl (begin) ---- croupier/backends/engine/runtime/jsonl.py

@@ -12,12 +12,14 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion dragon_tiger_analysis.py beside it (standard library only):
 dragon_tiger_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common, arith (round_to), dealt_round (plain_total, card_value, no_repeats, pays_to, no_rooms),
-round_cards (first_card, card_rank, card_suit, loses), shoe, table_ops (no_squeeze, no_pushed_stakes, no_void), jsonl.
-Left out for this spec: arith.exact_div, dealt_round.soft_sum, dealt_round.third, dealt_round.same_rank,
-dealt_round.grid_table, dealt_round.repeats, dealt_round.rooms, round_cards.card_at, round_cards.last_card,
+Runtime parts: common, arith (round_to), dealt_round, dealt_parts (plain_total, card_value, no_repeats, pays_to,
+no_rooms), round_cards (first_card, card_rank, card_suit, loses), shoe, table_ops, table_parts (no_squeeze,
+no_pushed_stakes, no_void), jsonl.
+Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.third, dealt_parts.same_rank,
+dealt_parts.grid_table, dealt_parts.repeats, dealt_parts.rooms, round_cards.card_at, round_cards.last_card,
 round_cards.same_suit, round_cards.count_class, round_cards.count_suit, round_cards.count_rank, round_cards.exact_mod,
-round_cards.is_soft, round_cards.soft_total, shoe.burn, table_ops.squeeze, table_ops.pushed_stakes, table_ops.void.
+round_cards.is_soft, round_cards.soft_total, shoe.burn, table_parts.squeeze, table_parts.pushed_stakes,
+table_parts.void.
 
 Public calls (`__all__`), by part:
 
@@ -49,20 +51,22 @@ arith:
   round_to(amount, unit, mode)    Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).
 
 dealt_round:
-  total(cards)                    The total of some cards, by the spec's values.
-  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
   MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
-  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
   NotEnoughCards                  The cards given ran out before the round was over (a hand still had to draw).
   Round()                         One adjudicated round: each hand's cards, the outcome, the cards used and the steps.
   play(cards, explain=False, observe=None)
                                   Adjudicate one round from cards in dealing order; unused cards are left over.
   settle(r, bets)                 What each bet returns, stake included (0 when lost), for an adjudicated round.
-  pays_to(stake, ratio, commission, unit, rounding)
-                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
   record(r)                       The round as the JSON record of the `play --jsonl` contract.
   read_request(request)           (cards, bets, room) of a `play --jsonl` request, every field's type checked.
   adjudicate(request)             Answer one `play --jsonl` request: {'cards': [...], 'bets': {...}[, 'room': name]}.
+
+dealt_parts:
+  total(cards)                    The total of some cards, by the spec's values.
+  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
+  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  pays_to(stake, ratio, commission, unit, rounding)
+                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
   check_limits(room, bets)        Reject any room: this game's spec has no rooms (so no table limits).
 
 round_cards:
@@ -81,10 +85,8 @@ shoe:
 table_ops:
   table_bets(bets, room=None)     Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet:
                                   stake}`).
-  squeeze_plan(bets)              {hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes.
   squeeze_schedule(r, plan)       (phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card,
                                   in order.
-  pushed_bets(r)                  No bets: in this game's spec a pushed stake still counts as a valid bet.
   settle_bettors(r, bets)         (every bettor's returns, every bettor's stakes not pushed) of a round: the same for
                                   every
   settled_for(bets)               The settlements by settle key of exactly these stakes (`table_bets` output), kept
@@ -92,7 +94,6 @@ table_ops:
   TableRound(number, cards, r, bets, plan, room=None, settled=None)
                                   One round at a table: number, cards, the round, returns, valid bets, squeeze
                                   schedule.
-  void_round(tr, reason)          Refuse to void a round: this game's spec has no void rule.
   Table(seed=None, room=None, decks=None)
                                   A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays
                                   them all.
@@ -100,6 +101,11 @@ table_ops:
                                   All the rounds of one shoe dealt from `seed`, with the same bets every round.
   table_round(request)            Adjudicate one logged round again: {'round', 'cards', 'bets', ['room'], ['void']} ->
                                   TableRound.
+
+table_parts:
+  squeeze_plan(bets)              {hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes.
+  pushed_bets(r)                  No bets: in this game's spec a pushed stake still counts as a valid bet.
+  void_round(tr, reason)          Refuse to void a round: this game's spec has no void rule.
 
 jsonl:
   read_json(text)                 One JSON value from a line of input; not JSON, or nested too deeply, is an
@@ -135,10 +141,10 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'total', 'card_value', 'MissingCell', 'drawing_steps', 'NotEnoughCards', 'Round', 'play', 'settle', 'pays_to',
-    'record', 'read_request', 'adjudicate', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses',
-    'ShoeRanOut', 'round_max_cards', 'Shoe', 'table_bets', 'squeeze_plan', 'squeeze_schedule', 'pushed_bets',
-    'settle_bettors', 'settled_for', 'TableRound', 'void_round', 'Table', 'deal_shoe', 'table_round', 'read_json',
+    'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate', 'total',
+    'card_value', 'drawing_steps', 'pays_to', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses',
+    'ShoeRanOut', 'round_max_cards', 'Shoe', 'table_bets', 'squeeze_schedule', 'settle_bettors', 'settled_for',
+    'TableRound', 'Table', 'deal_shoe', 'table_round', 'squeeze_plan', 'pushed_bets', 'void_round', 'read_json',
     'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of',
     'bet_dragon', 'bet_tiger', 'bet_tie', 'bet_suited_tie', 'no_valid_bets', 'deal_at'
 ]
@@ -445,25 +451,6 @@ def round_to(amount, unit, mode):
 CARD_VALUE = {code: CARD_VALUES.get(code, VALUE[RANK_OF[code]]) for code in CARD_CODES}
 
 
-# ---- runtime: dealt_round.plain_total (begin) ---- if not soft
-def total(cards):
-    """The total of some cards, by the spec's values."""
-    s = 0
-    for c in cards:
-        s += CARD_VALUE[c]
-    return s % MODULUS if MODULUS else s
-# ---- runtime: dealt_round.plain_total (end) ----
-
-
-# ---- runtime: dealt_round.card_value (begin) ---- if uses card_value
-def card_value(card):
-    """The value of one card; asking for a card that was not dealt is an error."""
-    if card is None:
-        raise EngineError("a rule asked for a card that was not dealt")
-    return CARD_VALUE[card]
-# ---- runtime: dealt_round.card_value (end) ----
-
-
 class MissingCell(EngineError):
     """A draw table has no cell for the key a round reaches (a gap in the spec's grid)."""
 
@@ -471,13 +458,6 @@ class MissingCell(EngineError):
         super().__init__(f"the table {rule!r} has no cell for {key}")
         self.rule = rule
         self.key = key
-
-
-# ---- runtime: dealt_round.no_repeats (begin) ---- if not repeats
-def drawing_steps(r):
-    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
-    return DRAWERS
-# ---- runtime: dealt_round.no_repeats (end) ----
 
 
 class NotEnoughCards(InvalidCards):
@@ -564,17 +544,6 @@ def settle(r, bets):
     return out
 
 
-# ---- runtime: dealt_round.pays_to (begin) ---- if uses pays_to
-def pays_to(stake, ratio, commission, unit, rounding):
-    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
-    win = stake * ratio
-    if commission:
-        win -= round_to(win * commission, unit, rounding)
-    value = stake + win
-    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- runtime: dealt_round.pays_to (end) ----
-
-
 def record(r):
     """The round as the JSON record of the `play --jsonl` contract."""
     out = {}
@@ -614,15 +583,57 @@ def adjudicate(request):
     return out
 
 
-# ---- runtime: dealt_round.no_rooms (begin) ---- if not rooms
+# ---- runtime: dealt_round (end) ----
+
+
+# ---- runtime: dealt_parts (begin) ---- croupier/backends/engine/runtime/dealt_parts.py
+
+# ---- runtime: dealt_parts.plain_total (begin) ---- if not soft
+def total(cards):
+    """The total of some cards, by the spec's values."""
+    s = 0
+    for c in cards:
+        s += CARD_VALUE[c]
+    return s % MODULUS if MODULUS else s
+# ---- runtime: dealt_parts.plain_total (end) ----
+
+
+# ---- runtime: dealt_parts.card_value (begin) ---- if uses card_value
+def card_value(card):
+    """The value of one card; asking for a card that was not dealt is an error."""
+    if card is None:
+        raise EngineError("a rule asked for a card that was not dealt")
+    return CARD_VALUE[card]
+# ---- runtime: dealt_parts.card_value (end) ----
+
+
+# ---- runtime: dealt_parts.no_repeats (begin) ---- if not repeats
+def drawing_steps(r):
+    """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
+    return DRAWERS
+# ---- runtime: dealt_parts.no_repeats (end) ----
+
+
+# ---- runtime: dealt_parts.pays_to (begin) ---- if uses pays_to
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- runtime: dealt_parts.pays_to (end) ----
+
+
+# ---- runtime: dealt_parts.no_rooms (begin) ---- if not rooms
 def check_limits(room, bets):
     """Reject any room: this game's spec has no rooms (so no table limits)."""
     check_name(room, "the room", InvalidBet)
     raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: none")
-# ---- runtime: dealt_round.no_rooms (end) ----
+# ---- runtime: dealt_parts.no_rooms (end) ----
 
 
-# ---- runtime: dealt_round (end) ----
+# ---- runtime: dealt_parts (end) ----
 
 
 # ---- runtime: round_cards (begin) ---- croupier/backends/engine/runtime/round_cards.py
@@ -802,13 +813,6 @@ def table_bets(bets, room=None):
     return out
 
 
-# ---- runtime: table_ops.no_squeeze (begin) ---- if not squeeze
-def squeeze_plan(bets):
-    """{hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes."""
-    return {hand: () for hand in SCHEDULE_ORDER}
-# ---- runtime: table_ops.no_squeeze (end) ----
-
-
 def squeeze_schedule(r, plan):
     """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
     dealt, drawn = [], []
@@ -818,13 +822,6 @@ def squeeze_schedule(r, plan):
         if len(cards) > first:
             drawn.append(("draw", hand, tuple(cards[first:]), plan[hand]))
     return tuple(dealt + drawn)
-
-
-# ---- runtime: table_ops.no_pushed_stakes (begin) ---- if not pushed-stakes
-def pushed_bets(r):
-    """No bets: in this game's spec a pushed stake still counts as a valid bet."""
-    return frozenset()
-# ---- runtime: table_ops.no_pushed_stakes (end) ----
 
 
 def settle_bettors(r, bets):
@@ -890,13 +887,6 @@ class TableRound:
         if self.shoe_note:
             out.update(self.shoe_note)
         return out
-
-
-# ---- runtime: table_ops.no_void (begin) ---- if not void
-def void_round(tr, reason):
-    """Refuse to void a round: this game's spec has no void rule."""
-    raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
-# ---- runtime: table_ops.no_void (end) ----
 
 
 class Table:
@@ -980,6 +970,33 @@ def table_round(request):
 
 
 # ---- runtime: table_ops (end) ----
+
+
+# ---- runtime: table_parts (begin) ---- croupier/backends/engine/runtime/table_parts.py
+
+
+# ---- runtime: table_parts.no_squeeze (begin) ---- if not squeeze
+def squeeze_plan(bets):
+    """{hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes."""
+    return {hand: () for hand in SCHEDULE_ORDER}
+# ---- runtime: table_parts.no_squeeze (end) ----
+
+
+# ---- runtime: table_parts.no_pushed_stakes (begin) ---- if not pushed-stakes
+def pushed_bets(r):
+    """No bets: in this game's spec a pushed stake still counts as a valid bet."""
+    return frozenset()
+# ---- runtime: table_parts.no_pushed_stakes (end) ----
+
+
+# ---- runtime: table_parts.no_void (begin) ---- if not void
+def void_round(tr, reason):
+    """Refuse to void a round: this game's spec has no void rule."""
+    raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
+# ---- runtime: table_parts.no_void (end) ----
+
+
+# ---- runtime: table_parts (end) ----
 
 
 # ---- runtime: jsonl (begin) ---- croupier/backends/engine/runtime/jsonl.py

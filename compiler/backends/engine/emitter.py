@@ -27,7 +27,7 @@ from croupier.semantics.model import Game, card_code, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
 COMMON_MODULES = ["common", "arith"]
-DEALT_ROUND_MODULES = ["dealt_round", "round_cards", "shoe", "table_ops"]
+DEALT_ROUND_MODULES = ["dealt_round", "dealt_parts", "round_cards", "shoe", "table_ops", "table_parts"]
 SEAT_GAME_MODULES = ["seat_hands", "seat_table"]
 FINAL_MODULES = ["jsonl"]
 RULES = "the rules of the spec"

@@ -5,11 +5,23 @@ PYTHON = (3, 11)
 
 # SHA-256 of a copied text -> (names read, names bound, names stored but not read, top-level definitions)
 SCANS = {
-    '0b04f4e5ab94ce418ecf9d86ca7537cc977d11bf1bfe4cfb236aa01cbe98897f': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError VALID_PUSHED_NONE VOID_RETURNS_STAKES amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r reason record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start str sum table_bets test top tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound _ __class__ __init__ __slots__ amount b best bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p placed plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start table_bets table_round test top tr v void void_round who',
-        '_ __slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_sides', 31, ()), ('def', 'squeeze_plan', 44, ()), ('def', 'squeeze_schedule', 51, ()), ('def', 'pushed_bets', 63, ()), ('def', 'settle_bettors', 71, ()), ('def', 'settled_for', 83, ()), ('class', 'TableRound', 95, (100,)), ('def', 'void_round', 137, ()), ('class', 'Table', 148, (151,)), ('def', 'deal_shoe', 199, ()), ('def', 'table_round', 204, ())),
+    '09d4ac55f1d82a6bf43405d7eb00d74413f6c79f407d563832d7a13731b7000c': (
+        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start sum table_bets tr tuple v void void_round who',
+        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed r record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_schedule stake stakes start table_bets table_round tr v void who',
+        '__slots__',
+        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_schedule', 30, ()), ('def', 'settle_bettors', 41, ()), ('def', 'settled_for', 53, ()), ('class', 'TableRound', 65, (70,)), ('class', 'Table', 106, (109,)), ('def', 'deal_shoe', 157, ()), ('def', 'table_round', 162, ())),
+    ),
+    '0ca871f3cab4eff475dd2fcb78ae026c361fe31a8eef3d8f7340cd1d1c54230c': (
+        'InvalidTable PUSHED SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO VALID_PUSHED_NONE b best bets bettor frozenset hand max name placed r s side sides squeeze_sides stakes test top tuple',
+        '_ b best bets bettor hand name placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes test top tr void_round',
+        '_',
+        (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 34, ())),
+    ),
+    '10f924210c9b342962144c36ce8ccd552a447cb3ca2c9dce3c690217089fe7a8': (
+        'BETS CARD_CODES CARD_VALUES DEAL_ORDER DEAL_RULE EVENTS EngineError HANDS InvalidBet InvalidCards MissingCell NotEnoughCards OUTCOME_RULES RANK_OF Round STAND_RULE ShoeRanOut VALUE __class__ bets cards check_copies check_limits check_name check_object code codes deal_at decide dict drawing_steps draws enumerate explain gap getattr hand i isinstance json_text key len n name num_json observe out outcome_of parse_cards parse_money pay play pos r read_request record request room rule self setattr settle stake stand_all step str super test total v',
+        'CARD_VALUE MissingCell NotEnoughCards Round __class__ __init__ __slots__ adjudicate bets cards code codes decide draws explain gap hand i key n name observe out pay play pos r read_request record request room rule self settle stake step test v',
+        'CARD_VALUE __slots__',
+        (('def', 'dictcomp', 3, ()), ('class', 'MissingCell', 6, (9,)), ('class', 'NotEnoughCards', 15, ()), ('class', 'Round', 19, (24,)), ('def', 'play', 32, ()), ('def', 'settle', 88, ()), ('def', 'record', 99, ()), ('def', 'read_request', 113, ()), ('def', 'adjudicate', 127, ())),
     ),
     '24e834ec0c0ca61267deff54e4274fba5728c7d5d855c2e3cc660aa4b37e7b8d': (
         'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts _transfer amount banker c check_copies check_name check_object coins dict enumerate evaluate exc formula getattr given hands high i isinstance json_text key len list loser low min name needed needed_from num_json order out parse_money payment player read_table request results s seat seats self setattr settle_seats settle_table sorted stakes t tied transfers type v value values verdict what who winner',
@@ -29,29 +41,17 @@ SCANS = {
         '',
         (),
     ),
-    '39e6d3e481309bca35df944ae45162324be832356f3195e06f5675c54aff0b72': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError VALID_PUSHED_NONE VOID_RETURNS_STAKES amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r reason record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start str sum table_bets test tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round test tr v void void_round who',
-        '__slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 57, ()), ('def', 'settled_for', 69, ()), ('class', 'TableRound', 81, (86,)), ('def', 'void_round', 123, ()), ('class', 'Table', 134, (137,)), ('def', 'deal_shoe', 185, ()), ('def', 'table_round', 190, ())),
-    ),
-    '4a5635c8ea5e494092102bd2a55bcfd321b098ce9b3d0f75efaf29e1874c23be': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start sum table_bets tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round tr v void void_round who',
-        '__slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 55, ()), ('def', 'settled_for', 67, ()), ('class', 'TableRound', 79, (84,)), ('def', 'void_round', 121, ()), ('class', 'Table', 127, (130,)), ('def', 'deal_shoe', 178, ()), ('def', 'table_round', 183, ())),
+    '515b569165d60091686dccb5f640afd5e971945e1ded96e87857a54e4dc8825d': (
+        'InvalidTable PUSHED SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO VALID_PUSHED_NONE VOID_RETURNS_STAKES b best bets bettor dict frozenset hand max name placed r reason s side sides squeeze_sides stakes str test top tr tuple',
+        '_ b best bets bettor hand name placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes test top tr void_round',
+        '_',
+        (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 34, ())),
     ),
     '581010a1d3897581b404d5f6fbafcf808d03b66449e7813dc19def53e57cb1c4': (
         'EngineError Fraction a amount b floor_q isinstance mode n q rest unit value',
         'a amount b exact_div floor_q mode n q rest round_to unit value',
         '',
         (('def', 'exact_div', 4, ()), ('def', 'round_to', 13, ())),
-    ),
-    '5d6e9a22d8f6930a73f1527a9701e0ede801d5e9db0570199e00c8eb5ff994e1': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start sum table_bets top tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound _ __class__ __init__ __slots__ amount b best bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p placed plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start table_bets table_round top tr v void void_round who',
-        '_ __slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_sides', 31, ()), ('def', 'squeeze_plan', 44, ()), ('def', 'squeeze_schedule', 51, ()), ('def', 'pushed_bets', 63, ()), ('def', 'settle_bettors', 69, ()), ('def', 'settled_for', 81, ()), ('class', 'TableRound', 93, (98,)), ('def', 'void_round', 135, ()), ('class', 'Table', 141, (144,)), ('def', 'deal_shoe', 192, ()), ('def', 'table_round', 197, ())),
     ),
     '61df3646152f74aaaec66de3756414cf0a21ad7243605e68a927b1b178d2b9d7': (
         'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts amount banker c check_copies check_name check_object coins dict evaluate exc formula getattr given hands high isinstance json_text key len list loser low min name needed needed_from num_json out parse_money read_table request s seat seats self setattr settle_seats settle_table stakes t transfers type v value values what winner',
@@ -65,17 +65,29 @@ SCANS = {
         '',
         (('def', 'round_to', 5, ()),),
     ),
-    '6d124156f19921f0f02dfeee6ec3760419f9a6841de6e040ca608551a09f6057': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError VALID_PUSHED_NONE amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start sum table_bets test top tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound _ __class__ __init__ __slots__ amount b best bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p placed plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start table_bets table_round test top tr v void void_round who',
-        '_ __slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_sides', 31, ()), ('def', 'squeeze_plan', 44, ()), ('def', 'squeeze_schedule', 51, ()), ('def', 'pushed_bets', 63, ()), ('def', 'settle_bettors', 71, ()), ('def', 'settled_for', 83, ()), ('class', 'TableRound', 95, (100,)), ('def', 'void_round', 137, ()), ('class', 'Table', 143, (146,)), ('def', 'deal_shoe', 194, ()), ('def', 'table_round', 199, ())),
+    '6c3869ad2233db3be5d4a834e788de0b6c19839e495559ba008c4b899657b05a': (
+        'InvalidTable PUSHED SCHEDULE_ORDER VALID_PUSHED_NONE frozenset hand name r test',
+        'bets hand name pushed_bets r reason squeeze_plan test tr void_round',
+        '',
+        (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 21, ())),
     ),
     '734b74331ba0fa1a255e523118300b416d9d2ec92e164e3fe17126c1c2522973': (
         'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int isinstance k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks self strength subbed substitution substitution_json suit sum test top top_card total tuple u units v value wild wild_at wild_substitutions with_substitution zip',
         'CARD_STRENGTH FRACTION_TOTALS FRACTION_VALUED HandFacts HandValue KINDS MARK_BASE MAX_KINDS NO_KIND RANK_SUMS SUIT_STRENGTH TOP_PLACE TYPE_INDEX VALUE_UNIT VALUE_UNITS __class__ __init__ __slots__ _pos _rank _score _substituted_kind as_json best c cards choice choices classify code codes dm du evaluate facts got high i is_wild k key kind low m marks members name out pos r rank ranks self strength subbed substitution substitution_json suit test top top_card total u units v value wild wild_at wild_substitutions with_substitution',
         '__slots__ _pos _rank _score',
         (('def', 'dictcomp', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'dictcomp', 5, ()), ('def', 'genexpr', 8, ()), ('def', 'dictcomp', 9, ()), ('def', 'genexpr', 10, ()), ('def', 'dictcomp', 17, ()), ('class', 'HandFacts', 25, (30,)), ('class', 'HandValue', 46, ()), ('def', 'substitution_json', 61, ()), ('def', 'classify', 67, ()), ('def', 'dictcomp', 76, ()), ('def', 'top_card', 80, ()), ('def', 'strength', 85, ()), ('def', 'is_wild', 106, ()), ('def', 'wild_substitutions', 111, ()), ('def', '_substituted_kind', 117, ()), ('def', 'evaluate', 131, ())),
+    ),
+    '813494e9d33cb8236aacea68ec987b1c5081e67cadfc391ecb742bb36f31f17c': (
+        'InvalidTable SCHEDULE_ORDER frozenset hand',
+        'bets hand pushed_bets r reason squeeze_plan tr void_round',
+        '',
+        (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 19, ())),
+    ),
+    '819235817cf6a48f9f8d085a80fe86bf231ffc97a3553e11e38e720603177e7e': (
+        'InvalidTable PUSHED SCHEDULE_ORDER VALID_PUSHED_NONE VOID_RETURNS_STAKES bettor dict frozenset hand name r reason stakes str test tr',
+        'bets bettor hand name pushed_bets r reason squeeze_plan stakes test tr void_round',
+        '',
+        (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 21, ())),
     ),
     '896c49e1ea78b97af2503b0bb2d7b83057a38e586649d106a001789b43d84541': (
         'ANALYSIS BETS EVENTS EngineError Enumerator Fraction GAME HANDS JUDGED ValueError all analyse any b bet bet_returns big bool c clause_facts clauses clauses_by_bet codes codes_by_hand covered_clauses d dealt_totals decks dist en engine enumerate events finals getattr h hand hand_round hand_totals happened holding i int isinstance j judged k len linear list m max mean n name out outcome outcome_of outcomes p probs r range result result_id result_of results ret returns rules scales second seen set setattr signature sorted sum t test tests total totals tuple v vector vectors w weakref weight weights zip',
@@ -88,6 +100,18 @@ SCANS = {
         'BRINGS Table __class__ __init__ _amounts _formula _transfer adjudicate amount banker c coins exc formula given hands high i key loser low multiplier name needed needed_from order out read_table request s seat seats self settle_seats settle_table stake stakes t tied transfers type_of v value values what winner',
         '_formula',
         (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'settle_seats', 98, ()), ('def', 'adjudicate', 111, ())),
+    ),
+    '90a4a4bff8a590d3d3a8a6a8b6baada2d8ac22319ce8b6e2d08dd0bf41e30700': (
+        'InvalidTable SCHEDULE_ORDER VOID_RETURNS_STAKES bettor dict frozenset hand reason stakes str tr',
+        'bets bettor hand pushed_bets r reason squeeze_plan stakes tr void_round',
+        '',
+        (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 19, ())),
+    ),
+    'a9b3d34e075f27a384558a2d0d83d8daa0ceef6f7c144765a6c4aa46e9ea5300': (
+        'InvalidTable SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO VOID_RETURNS_STAKES b best bets bettor dict frozenset hand max placed reason s side sides squeeze_sides stakes str top tr tuple',
+        '_ b best bets bettor hand placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes top tr void_round',
+        '_',
+        (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 32, ())),
     ),
     'ae87ea578e1bc580e82754f4855009d4bb1503c5816f284476e5d587b0835ad7': (
         'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS MAX_WILD_TRIES NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY WILD_CARDS WILD_CHOICES WILD_RANKS WILD_TRIES _distinct_choices _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int is_wild isinstance itertools k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks seen self strength subbed substitution substitution_json suit sum test top top_card total tries tuple u units v value wild wild_at wild_substitutions with_substitution zip',
@@ -113,17 +137,17 @@ SCANS = {
         '_ _t _w',
         (('class', 'Enumerator', 3, (6,)),),
     ),
-    'cfd94616ad6327be069073c2437a613835fea870300b334802f5acdf823cd548': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_BETS SQUEEZE_ORDER SQUEEZE_TIES_TO Shoe Table TableRound TypeError VOID_RETURNS_STAKES amount any b best bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list max memo mine name no_valid_bets note num_json number out p parse_cards parse_money placed plan property pushed pushed_bets r reason record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start str sum table_bets top tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound _ __class__ __init__ __slots__ amount b best bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p placed plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe side sides squeeze_plan squeeze_schedule squeeze_sides stake stakes start table_bets table_round top tr v void void_round who',
-        '_ __slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_sides', 31, ()), ('def', 'squeeze_plan', 44, ()), ('def', 'squeeze_schedule', 51, ()), ('def', 'pushed_bets', 63, ()), ('def', 'settle_bettors', 69, ()), ('def', 'settled_for', 81, ()), ('class', 'TableRound', 93, (98,)), ('def', 'void_round', 135, ()), ('class', 'Table', 146, (149,)), ('def', 'deal_shoe', 197, ()), ('def', 'table_round', 202, ())),
-    ),
     'd7b4ee59a677d3d219f2e9cc12fff40ec62e74e385b9154c981d49abb6e0557a': (
         'CARD_CODES DECK DECKS Decimal EngineError Fraction InvalidBet InvalidCards JOKERS MAX_NAME PER_DECK STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_SYMBOLS ValueError _bad_amount _code _digits_amount abs amount ascii bool c cards code codes d decks dict digits dot error exponent float held int isinstance json_text kind_of len letter list map max missing_ok n negative parse_card places range s seen shown sign str symbol t text tuple type v value what whole x',
         'CARD_CODES EngineError InvalidBet InvalidCards InvalidTable MAX_NAME PER_DECK RANK_OF STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_OF SUIT_SYMBOLS _ __class__ _bad_amount _code _digits_amount amount c cards check_copies check_name check_object code codes d decks digits dot error exponent held json_text kind_of letter missing_ok n negative num_json parse_card parse_cards parse_money places s seen shoe_cards shown sign symbol t text v value what whole x',
         'RANK_OF SUIT_OF _',
         (('class', 'EngineError', 3, ()), ('class', 'InvalidCards', 7, ()), ('class', 'InvalidBet', 11, ()), ('class', 'InvalidTable', 15, ()), ('def', 'dictcomp', 23, ()), ('def', 'dictcomp', 24, ()), ('def', 'dictcomp', 25, ()), ('def', 'shoe_cards', 28, ()), ('def', 'parse_card', 33, ()), ('def', 'parse_cards', 52, ()), ('def', 'check_copies', 61, ()), ('def', 'kind_of', 85, ()), ('def', 'json_text', 104, ()), ('def', 'check_name', 117, ()), ('def', 'check_object', 132, ()), ('def', '_bad_amount', 141, ()), ('def', '_digits_amount', 145, ()), ('def', 'parse_money', 157, ()), ('def', 'num_json', 194, ())),
+    ),
+    'df8f4da5f96049fd5f3dfb86af0409612b02540a3dfe86451819323420c5ec1c': (
+        'InvalidTable SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO b best bets bettor frozenset hand max placed s side sides squeeze_sides stakes top tuple',
+        '_ b best bets bettor hand placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes top tr void_round',
+        '_',
+        (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 32, ())),
     ),
     'e11b4615015a97f7cc835f243b4183a50ddcb0f9eede14f4629f47167889958b': (
         'ANSWER_ENCODER ASCII_ENCODER Decimal EngineError Exception REQUEST_DECODER RecursionError UnicodeEncodeError ValueError adjudicate answer encode_answer exc hasattr internal_error json json_text line lines read_json result str sys text type write',
@@ -131,23 +155,11 @@ SCANS = {
         '',
         (('def', 'read_json', 9, ()), ('def', 'internal_error', 19, ()), ('def', 'encode_answer', 24, ()), ('def', 'answer', 38, ()), ('def', 'run_jsonl', 51, ())),
     ),
-    'e1da80b1871df48265d83b685dbf0e5d9eb521ff49a1e79178a6d011d96af4db': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError VOID_RETURNS_STAKES amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r reason record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start str sum table_bets tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round tr v void void_round who',
-        '__slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 55, ()), ('def', 'settled_for', 67, ()), ('class', 'TableRound', 79, (84,)), ('def', 'void_round', 121, ()), ('class', 'Table', 132, (135,)), ('def', 'deal_shoe', 183, ()), ('def', 'table_round', 188, ())),
-    ),
     'ec0d51051ec172a567fef4ec4e02af363d5fa31e8473acf0076f1d1cde5aa87b': (
         'ANALYSIS DEAL_ORDER DRAWERS FACT_INDEX HANDS SHARED a acc add add_value all any avail before bool by_code by_ids by_rank by_value c c0 caps card_classes classes code codes coef component counts d deal_part dealt dealt_codes dealt_state dealt_totals decks degree divmod dkey drawer_hand drawers drawn draws engine entry enumerate events f factor facts falling fid fill final finals first2 full g get got groups grown h hand hand_codes hand_round hands held i ids itertools k key keys kl last len list longer m m0 mask max merged min modulus moment_bound moments mono monos mult n name nxt operator out packed packed_finals pair2 part path pending per_hand plan poly polys present prod r range rank ranks removals removed rest run run0 s scalar scale seen self seq seqs shapes shared shift sig sorted st stand state states step steps sum t t0 takes terms test third third0 total tuple u unit used v value value_adder w walk weakref weight width x zip',
         'DEAL_ORDER DRAWERS Enumerator FACT_INDEX HANDS SHARED _ __class__ __init__ _acc _c _d _facts _hand_groups _n _stand a acc add add_value at_deal avail before by_code by_ids by_rank by_value c c0 caps card_classes classes code codes coef component counts d deal_part deals dealt dealt_codes dealt_state dealt_totals decks degree dkey draw_key drawer_hand drawers drawn draws engine entry events expand f factor facts fid fill final finals first2 full g get got groups grown h hand hand_codes hand_groups hands held i ids k key keys kl last last_draws longer m m0 mask merged modulus moment_bound moments mono monos mult n name nxt out packed packed_finals pair2 part path paths pending per_hand plan poly polys present prod r rank ranks removal removals removed rest rounds run run0 s scalar scale seen self seq seqs shapes shared shift sig st stand state states step steps t t0 takes terms test third third0 total u unit used v value value_adder w walk weight width x',
         '_ _acc _c _d _facts _n _stand',
         (('def', 'card_classes', 12, ()), ('def', 'value_adder', 32, ()), ('class', 'Enumerator', 44, (47,))),
-    ),
-    'ed6ee3256533813396d14455045af9b9902abac8746ac17b04adb905445fe0e0': (
-        'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError PUSHED ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError VALID_PUSHED_NONE amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen frozenset getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start sum table_bets test tr tuple v void void_round who',
-        'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed pushed_bets r reason record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start table_bets table_round test tr v void void_round who',
-        '__slots__',
-        (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_plan', 31, ()), ('def', 'squeeze_schedule', 37, ()), ('def', 'pushed_bets', 49, ()), ('def', 'settle_bettors', 57, ()), ('def', 'settled_for', 69, ()), ('class', 'TableRound', 81, (86,)), ('def', 'void_round', 123, ()), ('class', 'Table', 129, (132,)), ('def', 'deal_shoe', 180, ()), ('def', 'table_round', 185, ())),
     ),
     'f8316d3c15c084b9c3fa2ed608efc3ce598d98ccf9606812bba361b7b04c377e': (
         'EngineError Fraction a b',

@@ -5,7 +5,7 @@ Bets at a table are per bettor: `{bettor: {bet: stake}}`. Each round gives a
 bet amount per bettor (the spec's `valid bets` rules), and the squeeze schedule
 (the spec's `squeeze` rule: who may squeeze which cards, in what order).
 """
-# ruff: noqa: F821, F811 - names such as SQUEEZE_BETS come from the engine's generated part; alternative parts share a name
+# ruff: noqa: F821 - names such as SQUEEZE_BETS come from the engine's generated part and `table_parts`
 
 # ---- engine ----
 
@@ -36,34 +36,6 @@ def table_bets(bets, room=None):
     return out
 
 
-# ---- part squeeze if squeeze ----
-def squeeze_sides(bets):
-    """The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says."""
-    sides = {}
-    for bettor, stakes in bets.items():
-        placed = [(stakes[b], b) for b in SQUEEZE_BETS if b in stakes]
-        if not placed:
-            continue
-        top = max(s for s, _ in placed)
-        best = [b for s, b in placed if s == top]
-        sides[bettor] = SQUEEZE_TIES_TO if SQUEEZE_TIES_TO in best else best[0]
-    return sides
-
-
-def squeeze_plan(bets):
-    """{hand: (bettors…)} for every hand, in the squeeze order."""
-    sides = squeeze_sides(bets)
-    return {hand: tuple(b for b, side in sides.items() if side == hand) for hand in SCHEDULE_ORDER}
-# ---- end squeeze ----
-
-
-# ---- part no_squeeze if not squeeze ----
-def squeeze_plan(bets):
-    """{hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes."""
-    return {hand: () for hand in SCHEDULE_ORDER}
-# ---- end no_squeeze ----
-
-
 def squeeze_schedule(r, plan):
     """(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."""
     dealt, drawn = [], []
@@ -73,22 +45,6 @@ def squeeze_schedule(r, plan):
         if len(cards) > first:
             drawn.append(("draw", hand, tuple(cards[first:]), plan[hand]))
     return tuple(dealt + drawn)
-
-
-# ---- part pushed_stakes if pushed-stakes ----
-def pushed_bets(r):
-    """The bets whose stakes come back by their push rule this round (when pushes count no valid bet)."""
-    if not VALID_PUSHED_NONE:
-        return frozenset()
-    return {name for name, test in PUSHED.items() if test(r)}
-# ---- end pushed_stakes ----
-
-
-# ---- part no_pushed_stakes if not pushed-stakes ----
-def pushed_bets(r):
-    """No bets: in this game's spec a pushed stake still counts as a valid bet."""
-    return frozenset()
-# ---- end no_pushed_stakes ----
 
 
 def settle_bettors(r, bets):
@@ -154,25 +110,6 @@ class TableRound:
         if self.shoe_note:
             out.update(self.shoe_note)
         return out
-
-
-# ---- part void if void ----
-def void_round(tr, reason):
-    """Void a round (a misdeal): every stake comes back and no valid bet counts."""
-    if not VOID_RETURNS_STAKES:
-        raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
-    tr.void = str(reason) if reason else "void"
-    tr.returns = {bettor: dict(stakes) for bettor, stakes in tr.bets.items()}
-    tr.valid = {bettor: 0 for bettor in tr.bets}
-    return tr
-# ---- end void ----
-
-
-# ---- part no_void if not void ----
-def void_round(tr, reason):
-    """Refuse to void a round: this game's spec has no void rule."""
-    raise InvalidTable("this game's spec has no void rule (`void returns stakes`)")
-# ---- end no_void ----
 
 
 class Table:
