@@ -162,8 +162,8 @@ def test_a_seat_game_carries_no_dealt_round_code_and_baccarat_no_wild_card_code(
         for absent in ("runtime: seat_hands", "wild_substitutions", "MAX_WILD_TRIES", "WILD_RANKS", "def evaluate"):
             assert absent not in text, f"{game} holds {absent}"
     wild, plain = source("ten_and_a_half"), source("ten_and_a_half_banker")
-    assert "runtime: seat_hands.wild (begin)" in wild and "MAX_WILD_TRIES" in wild
-    assert "MAX_WILD_TRIES" not in plain and "runtime: seat_hands.no_wild (begin)" in plain
+    assert "runtime: seat_hand_parts.wild (begin)" in wild and "MAX_WILD_TRIES" in wild
+    assert "MAX_WILD_TRIES" not in plain and "runtime: seat_hand_parts.no_wild (begin)" in plain
     assert "import itertools" in wild and "import itertools" not in plain, "imports follow the parts"
 
 

@@ -11,8 +11,8 @@ settles a table (hands, stakes, coins); adjudicate(request), answer(line) and ru
 
 Exact analysis: no companion module; `croupier analyze` enumerates this game's hands itself through evaluate().
 
-Runtime parts: common, seat_hands (wild), seat_table (pairwise), jsonl.
-Left out for this spec: seat_hands.no_wild, seat_table.against_banker.
+Runtime parts: common, seat_hands, seat_hand_parts (wild), seat_table, seat_table_parts (pairwise), jsonl.
+Left out for this spec: seat_hand_parts.no_wild, seat_table_parts.against_banker.
 
 Public calls (`__all__`), by part:
 
@@ -49,10 +49,12 @@ seat_hands:
   classify(facts)                 The first hand type (highest first) whose predicate holds, or None.
   top_card(codes)                 The highest card of a hand by the card order, ties broken by suit.
   strength(value)                 A sortable key: higher is stronger (type first, then the type's tie-break keys).
+  evaluate(cards)                 Evaluate one hand; a wild card takes the substitution that makes the best hand.
+
+seat_hand_parts:
   is_wild(code)                   Whether a card is wild: its rank is wild, or the card itself is.
   wild_substitutions(codes)       (positions of the wild cards, the ranks they may stand for, one tuple per
                                   substitution to try).
-  evaluate(cards)                 Evaluate one hand; a wild card takes the substitution that makes the best hand.
 
 seat_table:
   Table(seats, values, stakes, coins, banker)
@@ -60,10 +62,12 @@ seat_table:
                                   paid.
   read_table(request)             Validate a table request and evaluate every hand.
   settle_table(request)           Settle one table: hands, order or results, transfers in order, and nets.
+  adjudicate(request)             Answer one `play --jsonl` request: a table, or {'hand': [...]} for one hand.
+
+seat_table_parts:
   settle_seats(t, out, transfers)
                                   Pairwise: every seat settles with every weaker seat, strongest first; `out['order']`
                                   the order.
-  adjudicate(request)             Answer one `play --jsonl` request: a table, or {'hand': [...]} for one hand.
 
 jsonl:
   read_json(text)                 One JSON value from a line of input; not JSON, or nested too deeply, is an
@@ -98,8 +102,8 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'HandFacts',
-    'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'is_wild', 'wild_substitutions', 'evaluate',
-    'Table', 'read_table', 'settle_table', 'settle_seats', 'adjudicate', 'read_json', 'internal_error',
+    'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'evaluate', 'is_wild', 'wild_substitutions',
+    'Table', 'read_table', 'settle_table', 'adjudicate', 'settle_seats', 'read_json', 'internal_error',
     'encode_answer', 'answer', 'run_jsonl', 'type_five_faces', 'type_heavenly_king', 'type_five_small',
     'type_ten_and_a_half', 'type_plain', 'type_bust', 'verdict', 'payment'
 ]
@@ -486,46 +490,6 @@ def strength(value):
     return tuple(key)
 
 
-# ---- runtime: seat_hands.wild (begin) ---- if wild
-# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
-# depend only on its ranks, not on which wild card took which), so k wild cards need the
-# combinations with repetition of the choices, not their product; and choices that no hand type can
-# tell apart (same value, same classes: J Q K worth 1/2 each) are tried once, by the first of them.
-# 11 distinct choices give 8,008 tries for 6 wild cards, 19,448 for 7. A hand needing more is refused
-# rather than left to run for minutes.
-MAX_WILD_TRIES = 20_000
-
-
-def _distinct_choices():
-    seen = {}
-    for r in WILD_CHOICES:
-        seen.setdefault((VALUE.get(r), tuple(r in members for members in CLASSES.values())), r)
-    return tuple(seen.values())
-
-
-WILD_TRIES = _distinct_choices()  # the first of WILD_CHOICES of each kind a hand type can tell apart
-
-
-def is_wild(code):
-    """Whether a card is wild: its rank is wild, or the card itself is."""
-    return code in WILD_CARDS or RANK_OF[code] in WILD_RANKS
-
-
-def wild_substitutions(codes):
-    """(positions of the wild cards, the ranks they may stand for, one tuple per substitution to try)."""
-    wild_at = [i for i, c in enumerate(codes) if is_wild(c)]
-    tries = math.comb(len(WILD_TRIES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
-    if tries > MAX_WILD_TRIES:
-        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
-                           f"this engine tries at most {MAX_WILD_TRIES}")
-    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
-    # product over every choice would find first, since the facts depend neither on which wild card
-    # took which rank nor on which of two choices alike it took (the earlier one is always tried).
-    choices = itertools.combinations_with_replacement(WILD_TRIES, len(wild_at)) if wild_at else [()]
-    return wild_at, choices
-# ---- runtime: seat_hands.wild (end) ----
-
-
 def _substituted_kind(ranks, wild_at, choice, units):
     """(score among substitutions, kind, total) of the hand `ranks` with its wild cards standing for `choice`
     (NO_KIND when no hand type matches): its facts classified. The score is WILD_BEST_BY's keys, the total
@@ -587,6 +551,51 @@ def evaluate(cards):
 
 
 # ---- runtime: seat_hands (end) ----
+
+
+# ---- runtime: seat_hand_parts (begin) ---- croupier/backends/engine/runtime/seat_hand_parts.py
+
+# ---- runtime: seat_hand_parts.wild (begin) ---- if wild
+# The most wild substitutions one hand may need tried. Wild cards are interchangeable (a hand's facts
+# depend only on its ranks, not on which wild card took which), so k wild cards need the
+# combinations with repetition of the choices, not their product; and choices that no hand type can
+# tell apart (same value, same classes: J Q K worth 1/2 each) are tried once, by the first of them.
+# 11 distinct choices give 8,008 tries for 6 wild cards, 19,448 for 7. A hand needing more is refused
+# rather than left to run for minutes.
+MAX_WILD_TRIES = 20_000
+
+
+def _distinct_choices():
+    seen = {}
+    for r in WILD_CHOICES:
+        seen.setdefault((VALUE.get(r), tuple(r in members for members in CLASSES.values())), r)
+    return tuple(seen.values())
+
+
+WILD_TRIES = _distinct_choices()  # the first of WILD_CHOICES of each kind a hand type can tell apart
+
+
+def is_wild(code):
+    """Whether a card is wild: its rank is wild, or the card itself is."""
+    return code in WILD_CARDS or RANK_OF[code] in WILD_RANKS
+
+
+def wild_substitutions(codes):
+    """(positions of the wild cards, the ranks they may stand for, one tuple per substitution to try)."""
+    wild_at = [i for i, c in enumerate(codes) if is_wild(c)]
+    tries = math.comb(len(WILD_TRIES) + len(wild_at) - 1, len(wild_at)) if wild_at else 1
+    if tries > MAX_WILD_TRIES:
+        raise InvalidCards(f"a hand with {len(wild_at)} wild cards has {tries} substitutions to try; "
+                           f"this engine tries at most {MAX_WILD_TRIES}")
+    # Sorted choices (with repetition) in the order of WILD_CHOICES: the first best is the one the
+    # product over every choice would find first, since the facts depend neither on which wild card
+    # took which rank nor on which of two choices alike it took (the earlier one is always tried).
+    choices = itertools.combinations_with_replacement(WILD_TRIES, len(wild_at)) if wild_at else [()]
+    return wild_at, choices
+# ---- runtime: seat_hand_parts.wild (end) ----
+
+
+# ---- runtime: seat_hand_parts (end) ----
 
 
 # ---- runtime: seat_table (begin) ---- croupier/backends/engine/runtime/seat_table.py
@@ -685,20 +694,6 @@ def settle_table(request):
     return out
 
 
-# ---- runtime: seat_table.pairwise (begin) ---- if pairwise
-def settle_seats(t, out, transfers):
-    """Pairwise: every seat settles with every weaker seat, strongest first; `out["order"]` the order."""
-    order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
-    out["order"] = order
-    for i, winner in enumerate(order):
-        for loser in order[i + 1:]:
-            tied = t.values[winner].strength == t.values[loser].strength
-            if verdict(t, winner, loser, tied) == "draw":
-                continue
-            _transfer(t, loser, winner, payment(t, winner, loser), transfers)
-# ---- runtime: seat_table.pairwise (end) ----
-
-
 def adjudicate(request):
     """Answer one `play --jsonl` request: a table, or {"hand": [...]} for one hand."""
     if not isinstance(request, dict):
@@ -712,6 +707,25 @@ def adjudicate(request):
 
 
 # ---- runtime: seat_table (end) ----
+
+
+# ---- runtime: seat_table_parts (begin) ---- croupier/backends/engine/runtime/seat_table_parts.py
+
+# ---- runtime: seat_table_parts.pairwise (begin) ---- if pairwise
+def settle_seats(t, out, transfers):
+    """Pairwise: every seat settles with every weaker seat, strongest first; `out["order"]` the order."""
+    order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
+    out["order"] = order
+    for i, winner in enumerate(order):
+        for loser in order[i + 1:]:
+            tied = t.values[winner].strength == t.values[loser].strength
+            if verdict(t, winner, loser, tied) == "draw":
+                continue
+            _transfer(t, loser, winner, payment(t, winner, loser), transfers)
+# ---- runtime: seat_table_parts.pairwise (end) ----
+
+
+# ---- runtime: seat_table_parts (end) ----
 
 
 # ---- runtime: jsonl (begin) ---- croupier/backends/engine/runtime/jsonl.py

@@ -10,8 +10,9 @@ coins); adjudicate(request), answer(line) and run_jsonl(lines, write) answer `pl
 
 Exact analysis: no companion module; `croupier analyze` enumerates this game's hands itself through evaluate().
 
-Runtime parts: common, arith (exact_div), seat_hands (no_wild), seat_table (against_banker), jsonl.
-Left out for this spec: arith.round_to, seat_hands.wild, seat_table.pairwise.
+Runtime parts: common, arith (exact_div), seat_hands, seat_hand_parts (no_wild), seat_table, seat_table_parts
+(against_banker), jsonl.
+Left out for this spec: arith.round_to, seat_hand_parts.wild, seat_table_parts.pairwise.
 
 Public calls (`__all__`), by part:
 
@@ -51,9 +52,11 @@ seat_hands:
   classify(facts)                 The first hand type (highest first) whose predicate holds, or None.
   top_card(codes)                 The highest card of a hand by the card order, ties broken by suit.
   strength(value)                 A sortable key: higher is stronger (type first, then the type's tie-break keys).
+  evaluate(cards)                 Evaluate one hand; a wild card takes the substitution that makes the best hand.
+
+seat_hand_parts:
   is_wild(code)                   No wild cards in this game's spec.
   wild_substitutions(codes)       No wild cards in this game's spec: the hand is tried as it is, once.
-  evaluate(cards)                 Evaluate one hand; a wild card takes the substitution that makes the best hand.
 
 seat_table:
   Table(seats, values, stakes, coins, banker)
@@ -61,10 +64,12 @@ seat_table:
                                   paid.
   read_table(request)             Validate a table request and evaluate every hand.
   settle_table(request)           Settle one table: hands, order or results, transfers in order, and nets.
+  adjudicate(request)             Answer one `play --jsonl` request: a table, or {'hand': [...]} for one hand.
+
+seat_table_parts:
   settle_seats(t, out, transfers)
                                   Against the banker: every player settles with the banker; `out['results']` who won
                                   each.
-  adjudicate(request)             Answer one `play --jsonl` request: a table, or {'hand': [...]} for one hand.
 
 jsonl:
   read_json(text)                 One JSON value from a line of input; not JSON, or nested too deeply, is an
@@ -102,9 +107,9 @@ floor = math.floor
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'exact_div',
-    'HandFacts', 'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'is_wild',
-    'wild_substitutions', 'evaluate', 'Table', 'read_table', 'settle_table', 'settle_seats', 'adjudicate',
-    'read_json', 'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'type_five_faces', 'type_five_small',
+    'HandFacts', 'HandValue', 'substitution_json', 'classify', 'top_card', 'strength', 'evaluate', 'is_wild',
+    'wild_substitutions', 'Table', 'read_table', 'settle_table', 'adjudicate', 'settle_seats', 'read_json',
+    'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'type_five_faces', 'type_five_small',
     'type_ten_and_a_half', 'type_plain', 'type_bust', 'formula_base_bet', 'verdict', 'payment'
 ]
 
@@ -505,18 +510,6 @@ def strength(value):
     return tuple(key)
 
 
-# ---- runtime: seat_hands.no_wild (begin) ---- if not wild
-def is_wild(code):
-    """No wild cards in this game's spec."""
-    return False
-
-
-def wild_substitutions(codes):
-    """No wild cards in this game's spec: the hand is tried as it is, once."""
-    return [], [()]
-# ---- runtime: seat_hands.no_wild (end) ----
-
-
 def _substituted_kind(ranks, wild_at, choice, units):
     """(score among substitutions, kind, total) of the hand `ranks` with its wild cards standing for `choice`
     (NO_KIND when no hand type matches): its facts classified. The score is WILD_BEST_BY's keys, the total
@@ -578,6 +571,24 @@ def evaluate(cards):
 
 
 # ---- runtime: seat_hands (end) ----
+
+
+# ---- runtime: seat_hand_parts (begin) ---- croupier/backends/engine/runtime/seat_hand_parts.py
+
+
+# ---- runtime: seat_hand_parts.no_wild (begin) ---- if not wild
+def is_wild(code):
+    """No wild cards in this game's spec."""
+    return False
+
+
+def wild_substitutions(codes):
+    """No wild cards in this game's spec: the hand is tried as it is, once."""
+    return [], [()]
+# ---- runtime: seat_hand_parts.no_wild (end) ----
+
+
+# ---- runtime: seat_hand_parts (end) ----
 
 
 # ---- runtime: seat_table (begin) ---- croupier/backends/engine/runtime/seat_table.py
@@ -676,7 +687,25 @@ def settle_table(request):
     return out
 
 
-# ---- runtime: seat_table.against_banker (begin) ---- if against-banker
+def adjudicate(request):
+    """Answer one `play --jsonl` request: a table, or {"hand": [...]} for one hand."""
+    if not isinstance(request, dict):
+        raise EngineError("a request is a JSON object: {\"hands\": …} or {\"hand\": […]}")
+    if "hand" in request:
+        value = evaluate(request["hand"])
+        out = value.as_json(with_substitution=True)
+        out["label"] = TYPE_LABELS.get(value.type, value.type)
+        return out
+    return settle_table(request)
+
+
+# ---- runtime: seat_table (end) ----
+
+
+# ---- runtime: seat_table_parts (begin) ---- croupier/backends/engine/runtime/seat_table_parts.py
+
+
+# ---- runtime: seat_table_parts.against_banker (begin) ---- if against-banker
 def settle_seats(t, out, transfers):
     """Against the banker: every player settles with the banker; `out["results"]` who won each."""
     banker = t.banker
@@ -695,22 +724,10 @@ def settle_seats(t, out, transfers):
         winner, loser = (player, banker) if who == "player" else (banker, player)
         _transfer(t, loser, winner, payment(t, banker, player, winner, loser), transfers)
     out["results"] = results
-# ---- runtime: seat_table.against_banker (end) ----
+# ---- runtime: seat_table_parts.against_banker (end) ----
 
 
-def adjudicate(request):
-    """Answer one `play --jsonl` request: a table, or {"hand": [...]} for one hand."""
-    if not isinstance(request, dict):
-        raise EngineError("a request is a JSON object: {\"hands\": …} or {\"hand\": […]}")
-    if "hand" in request:
-        value = evaluate(request["hand"])
-        out = value.as_json(with_substitution=True)
-        out["label"] = TYPE_LABELS.get(value.type, value.type)
-        return out
-    return settle_table(request)
-
-
-# ---- runtime: seat_table (end) ----
+# ---- runtime: seat_table_parts (end) ----
 
 
 # ---- runtime: jsonl (begin) ---- croupier/backends/engine/runtime/jsonl.py

@@ -23,12 +23,6 @@ SCANS = {
         'CARD_VALUE __slots__',
         (('def', 'dictcomp', 3, ()), ('class', 'MissingCell', 6, (9,)), ('class', 'NotEnoughCards', 15, ()), ('class', 'Round', 19, (24,)), ('def', 'play', 32, ()), ('def', 'settle', 88, ()), ('def', 'record', 99, ()), ('def', 'read_request', 113, ()), ('def', 'adjudicate', 127, ())),
     ),
-    '24e834ec0c0ca61267deff54e4274fba5728c7d5d855c2e3cc660aa4b37e7b8d': (
-        'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts _transfer amount banker c check_copies check_name check_object coins dict enumerate evaluate exc formula getattr given hands high i isinstance json_text key len list loser low min name needed needed_from num_json order out parse_money payment player read_table request results s seat seats self setattr settle_seats settle_table sorted stakes t tied transfers type v value values verdict what who winner',
-        'BRINGS Table __class__ __init__ _amounts _formula _transfer adjudicate amount banker c coins exc formula given hands high i key loser low multiplier name needed needed_from order out player read_table request results s seat seats self settle_seats settle_table stake stakes t tied transfers type_of v value values what who winner',
-        '_formula',
-        (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'settle_seats', 98, ()), ('def', 'settle_seats', 112, ()), ('def', 'adjudicate', 133, ())),
-    ),
     '291d2957698640f9a0067a647e7653e8d961782ae4916b63546aebd65d99e7fb': (
         'DEAL_ORDER DECKS DRAWERS InvalidTable SHOE_PROCEDURE bets cards counts cut deal_at decks got keep key keyed len limit n p pos r random rng round_max_cards seed self settle shoe_cards size start used',
         'Shoe ShoeRanOut _ __class__ __init__ after_round bets cards counts cut deal_round decks got keep key keyed limit n next_keyed_round next_round p pos r remaining rng round_max_cards seed self settle_counts size start used',
@@ -40,6 +34,18 @@ SCANS = {
         '',
         '',
         (),
+    ),
+    '3decf3786e6013cbf7e5762d83d815ac4243a151eaa216a4c2675705500d6f00': (
+        '',
+        '',
+        '',
+        (),
+    ),
+    '4c509ee8231343ac5848b0e9083b96481597a494454d1a6254674ccc523e6da8': (
+        '_transfer banker enumerate i loser order out payment player results s sorted t tied transfers verdict who winner',
+        'banker i loser order out player results s settle_seats t tied transfers who winner',
+        '',
+        (('def', 'settle_seats', 4, ()), ('def', 'settle_seats', 18, ())),
     ),
     '515b569165d60091686dccb5f640afd5e971945e1ded96e87857a54e4dc8825d': (
         'InvalidTable PUSHED SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO VALID_PUSHED_NONE VOID_RETURNS_STAKES b best bets bettor dict frozenset hand max name placed r reason s side sides squeeze_sides stakes str test top tr tuple',
@@ -59,6 +65,12 @@ SCANS = {
         '_formula',
         (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'adjudicate', 97, ())),
     ),
+    '66d8461ece223901bcf65591b98257839a2910469140d84e704335a2bc18e571': (
+        '',
+        'code codes is_wild wild_substitutions',
+        '',
+        (('def', 'is_wild', 5, ()), ('def', 'wild_substitutions', 10, ())),
+    ),
     '696c6e03b5f8134c3d7f2efd5f4a85cf797bd616989f3d2e9daf4f164882dcc7': (
         'Fraction amount floor_q isinstance mode n q rest unit value',
         'amount floor_q mode n q rest round_to unit value',
@@ -70,12 +82,6 @@ SCANS = {
         'bets hand name pushed_bets r reason squeeze_plan test tr void_round',
         '',
         (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 21, ())),
-    ),
-    '734b74331ba0fa1a255e523118300b416d9d2ec92e164e3fe17126c1c2522973': (
-        'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int isinstance k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks self strength subbed substitution substitution_json suit sum test top top_card total tuple u units v value wild wild_at wild_substitutions with_substitution zip',
-        'CARD_STRENGTH FRACTION_TOTALS FRACTION_VALUED HandFacts HandValue KINDS MARK_BASE MAX_KINDS NO_KIND RANK_SUMS SUIT_STRENGTH TOP_PLACE TYPE_INDEX VALUE_UNIT VALUE_UNITS __class__ __init__ __slots__ _pos _rank _score _substituted_kind as_json best c cards choice choices classify code codes dm du evaluate facts got high i is_wild k key kind low m marks members name out pos r rank ranks self strength subbed substitution substitution_json suit test top top_card total u units v value wild wild_at wild_substitutions with_substitution',
-        '__slots__ _pos _rank _score',
-        (('def', 'dictcomp', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'dictcomp', 5, ()), ('def', 'genexpr', 8, ()), ('def', 'dictcomp', 9, ()), ('def', 'genexpr', 10, ()), ('def', 'dictcomp', 17, ()), ('class', 'HandFacts', 25, (30,)), ('class', 'HandValue', 46, ()), ('def', 'substitution_json', 61, ()), ('def', 'classify', 67, ()), ('def', 'dictcomp', 76, ()), ('def', 'top_card', 80, ()), ('def', 'strength', 85, ()), ('def', 'is_wild', 106, ()), ('def', 'wild_substitutions', 111, ()), ('def', '_substituted_kind', 117, ()), ('def', 'evaluate', 131, ())),
     ),
     '813494e9d33cb8236aacea68ec987b1c5081e67cadfc391ecb742bb36f31f17c': (
         'InvalidTable SCHEDULE_ORDER frozenset hand',
@@ -89,17 +95,17 @@ SCANS = {
         '',
         (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 21, ())),
     ),
+    '885aa45abcac13fc19cc77b2a147ea24089ad56e1595ab7c303029f0cb8b9af5': (
+        '_transfer enumerate i loser order out payment s sorted t tied transfers verdict winner',
+        'i loser order out s settle_seats t tied transfers winner',
+        '',
+        (('def', 'settle_seats', 4, ()),),
+    ),
     '896c49e1ea78b97af2503b0bb2d7b83057a38e586649d106a001789b43d84541': (
         'ANALYSIS BETS EVENTS EngineError Enumerator Fraction GAME HANDS JUDGED ValueError all analyse any b bet bet_returns big bool c clause_facts clauses clauses_by_bet codes codes_by_hand covered_clauses d dealt_totals decks dist en engine enumerate events finals getattr h hand hand_round hand_totals happened holding i int isinstance j judged k len linear list m max mean n name out outcome outcome_of outcomes p probs r range result result_id result_of results ret returns rules scales second seen set setattr signature sorted sum t test tests total totals tuple v vector vectors w weakref weight weights zip',
         'BETS EVENTS EngineError HANDS JUDGED _ _i _kind _t analyse b bet bet_returns big c clause_facts clauses clauses_by_bet codes codes_by_hand covered_clauses d dealt_totals decks dist en engine events exact_returns falling finals h hand hand_round hand_totals happened holding i j judged k linear m mean n name out outcome outcome_of outcomes p probs r result result_id result_of results ret returns rules scales second seen signature t test tests total totals v vector vectors w weight weights',
         '_ _i _kind _t',
         (('def', 'falling', 3, ()), ('def', 'hand_round', 11, ()), ('def', 'clauses_by_bet', 19, ()), ('def', 'clause_facts', 27, ()), ('def', 'covered_clauses', 42, ()), ('def', 'analyse', 64, ()), ('def', 'exact_returns', 160, ())),
-    ),
-    '8c7e545a021704d8ac45b570e8ce0e462ea5e5501387c1f5fbc4306140ef1110': (
-        'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts _transfer amount banker c check_copies check_name check_object coins dict enumerate evaluate exc formula getattr given hands high i isinstance json_text key len list loser low min name needed needed_from num_json order out parse_money payment read_table request s seat seats self setattr settle_seats settle_table sorted stakes t tied transfers type v value values verdict what winner',
-        'BRINGS Table __class__ __init__ _amounts _formula _transfer adjudicate amount banker c coins exc formula given hands high i key loser low multiplier name needed needed_from order out read_table request s seat seats self settle_seats settle_table stake stakes t tied transfers type_of v value values what winner',
-        '_formula',
-        (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'settle_seats', 98, ()), ('def', 'adjudicate', 111, ())),
     ),
     '90a4a4bff8a590d3d3a8a6a8b6baada2d8ac22319ce8b6e2d08dd0bf41e30700': (
         'InvalidTable SCHEDULE_ORDER VOID_RETURNS_STAKES bettor dict frozenset hand reason stakes str tr',
@@ -113,29 +119,29 @@ SCANS = {
         '_',
         (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 32, ())),
     ),
-    'ae87ea578e1bc580e82754f4855009d4bb1503c5816f284476e5d587b0835ad7': (
-        'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS MAX_WILD_TRIES NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY WILD_CARDS WILD_CHOICES WILD_RANKS WILD_TRIES _distinct_choices _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int is_wild isinstance itertools k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks seen self strength subbed substitution substitution_json suit sum test top top_card total tries tuple u units v value wild wild_at wild_substitutions with_substitution zip',
-        'CARD_STRENGTH FRACTION_TOTALS FRACTION_VALUED HandFacts HandValue KINDS MARK_BASE MAX_KINDS MAX_WILD_TRIES NO_KIND RANK_SUMS SUIT_STRENGTH TOP_PLACE TYPE_INDEX VALUE_UNIT VALUE_UNITS WILD_TRIES __class__ __init__ __slots__ _distinct_choices _pos _rank _score _substituted_kind as_json best c cards choice choices classify code codes dm du evaluate facts got high i is_wild k key kind low m marks members name out pos r rank ranks seen self strength subbed substitution substitution_json suit test top top_card total tries u units v value wild wild_at wild_substitutions with_substitution',
-        '__slots__ _pos _rank _score',
-        (('def', 'dictcomp', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'dictcomp', 5, ()), ('def', 'genexpr', 8, ()), ('def', 'dictcomp', 9, ()), ('def', 'genexpr', 10, ()), ('def', 'dictcomp', 17, ()), ('class', 'HandFacts', 25, (30,)), ('class', 'HandValue', 46, ()), ('def', 'substitution_json', 61, ()), ('def', 'classify', 67, ()), ('def', 'dictcomp', 76, ()), ('def', 'top_card', 80, ()), ('def', 'strength', 85, ()), ('def', '_distinct_choices', 115, ()), ('def', 'is_wild', 125, ()), ('def', 'wild_substitutions', 130, ()), ('def', '_substituted_kind', 145, ()), ('def', 'evaluate', 159, ())),
-    ),
-    'b599b6c05269b6218327789765ae473a1e3452d27c4abdaf599ea6ba36a0e5ba': (
-        'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts _transfer amount banker c check_copies check_name check_object coins dict evaluate exc formula getattr given hands high isinstance json_text key len list loser low min name needed needed_from num_json out parse_money payment player read_table request results s seat seats self setattr settle_seats settle_table stakes t tied transfers type v value values verdict what who winner',
-        'BRINGS Table __class__ __init__ _amounts _formula _transfer adjudicate amount banker c coins exc formula given hands high key loser low multiplier name needed needed_from out player read_table request results s seat seats self settle_seats settle_table stake stakes t tied transfers type_of v value values what who winner',
-        '_formula',
-        (('class', 'Table', 3, (6,)), ('def', '_amounts', 32, ()), ('def', 'read_table', 50, ()), ('def', '_transfer', 77, ()), ('def', 'settle_table', 84, ()), ('def', 'settle_seats', 98, ()), ('def', 'adjudicate', 119, ())),
-    ),
     'b91f110e3789046e03a85be21f1c9cecce3879cc0249f21a7fa5080be52bba9e': (
         'DEAL_ORDER DECKS DRAWERS InvalidTable RANK_OF SHOE_PROCEDURE bets c cards count counts cut deal_at decks got keep key keyed len limit n p pos r random reveal rng round_max_cards seed self settle shoe_cards shown size start sum used values',
         'Shoe ShoeRanOut _ __class__ __init__ after_round bets burn c cards count counts cut deal_round decks got keep key keyed limit n next_keyed_round next_round p pos r remaining reveal rng round_max_cards seed self settle_counts shown size start used values',
         '_',
         (('class', 'ShoeRanOut', 3, ()), ('def', 'round_max_cards', 7, ()), ('class', 'Shoe', 15, (23,))),
     ),
+    'c8c530e86d65e45707e4aea6b8e93c66a059b114f23a70ace19864e38e4db2aa': (
+        '_transfer banker loser out payment player results t tied transfers verdict who winner',
+        'banker loser out player results settle_seats t tied transfers who winner',
+        '',
+        (('def', 'settle_seats', 5, ()),),
+    ),
     'cac6099f45446da461f6e492ad4a07d3d3853b50de6ede05435293a314069af8': (
         'ANALYSIS c classes code codes counts deal dealt dealt_totals decks engine enumerate falling finals getattr got h hand key leaves left len limit list longest max n played r ran_out self seq sum t too_large totals tuple used w walk weight zip',
         'Enumerator _ __class__ __init__ _t _w c classes code codes counts deal dealt dealt_totals decks engine finals got h hand key leaves left limit longest n played r ran_out rounds self seq t too_large totals used w walk weight',
         '_ _t _w',
         (('class', 'Enumerator', 3, (6,)),),
+    ),
+    'cc8f360380d5a76dff937bc612d0d0c863790549dcd5206459a8cbb62fe3200f': (
+        'CLASSES InvalidCards MAX_WILD_TRIES RANK_OF VALUE WILD_CARDS WILD_CHOICES WILD_RANKS WILD_TRIES _distinct_choices c choices code codes enumerate i is_wild itertools len math members r seen tries tuple wild_at',
+        'MAX_WILD_TRIES WILD_TRIES _distinct_choices c choices code codes i is_wild members r seen tries wild_at wild_substitutions',
+        '',
+        (('def', '_distinct_choices', 13, ()), ('def', 'is_wild', 23, ()), ('def', 'wild_substitutions', 28, ())),
     ),
     'd7b4ee59a677d3d219f2e9cc12fff40ec62e74e385b9154c981d49abb6e0557a': (
         'CARD_CODES DECK DECKS Decimal EngineError Fraction InvalidBet InvalidCards JOKERS MAX_NAME PER_DECK STAKE_DIGITS STAKE_LIMIT STAKE_PLACES STAKE_RULE SUIT_SYMBOLS ValueError _bad_amount _code _digits_amount abs amount ascii bool c cards code codes d decks dict digits dot error exponent float held int isinstance json_text kind_of len letter list map max missing_ok n negative parse_card places range s seen shown sign str symbol t text tuple type v value what whole x',
@@ -160,6 +166,12 @@ SCANS = {
         'DEAL_ORDER DRAWERS Enumerator FACT_INDEX HANDS SHARED _ __class__ __init__ _acc _c _d _facts _hand_groups _n _stand a acc add add_value at_deal avail before by_code by_ids by_rank by_value c c0 caps card_classes classes code codes coef component counts d deal_part deals dealt dealt_codes dealt_state dealt_totals decks degree dkey draw_key drawer_hand drawers drawn draws engine entry events expand f factor facts fid fill final finals first2 full g get got groups grown h hand hand_codes hand_groups hands held i ids k key keys kl last last_draws longer m m0 mask merged modulus moment_bound moments mono monos mult n name nxt out packed packed_finals pair2 part path paths pending per_hand plan poly polys present prod r rank ranks removal removals removed rest rounds run run0 s scalar scale seen self seq seqs shapes shared shift sig st stand state states step steps t t0 takes terms test third third0 total u unit used v value value_adder w walk weight width x',
         '_ _acc _c _d _facts _n _stand',
         (('def', 'card_classes', 12, ()), ('def', 'value_adder', 32, ()), ('class', 'Enumerator', 44, (47,))),
+    ),
+    'f138b82b5d1b0afbe971926473ca1d7954f92e951baef862563d26f27df2f1bd': (
+        'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int isinstance k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks self strength subbed substitution substitution_json suit sum test top top_card total tuple u units v value wild wild_at wild_substitutions with_substitution zip',
+        'CARD_STRENGTH FRACTION_TOTALS FRACTION_VALUED HandFacts HandValue KINDS MARK_BASE MAX_KINDS NO_KIND RANK_SUMS SUIT_STRENGTH TOP_PLACE TYPE_INDEX VALUE_UNIT VALUE_UNITS __class__ __init__ __slots__ _pos _rank _score _substituted_kind as_json best c cards choice choices classify code codes dm du evaluate facts got high i k key kind low m marks members name out pos r rank ranks self strength subbed substitution substitution_json suit test top top_card total u units v value wild wild_at with_substitution',
+        '__slots__ _pos _rank _score',
+        (('def', 'dictcomp', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'dictcomp', 5, ()), ('def', 'genexpr', 8, ()), ('def', 'dictcomp', 9, ()), ('def', 'genexpr', 10, ()), ('def', 'dictcomp', 17, ()), ('class', 'HandFacts', 25, (30,)), ('class', 'HandValue', 46, ()), ('def', 'substitution_json', 61, ()), ('def', 'classify', 67, ()), ('def', 'dictcomp', 76, ()), ('def', 'top_card', 80, ()), ('def', 'strength', 85, ()), ('def', '_substituted_kind', 105, ()), ('def', 'evaluate', 119, ())),
     ),
     'f8316d3c15c084b9c3fa2ed608efc3ce598d98ccf9606812bba361b7b04c377e': (
         'EngineError Fraction a b',

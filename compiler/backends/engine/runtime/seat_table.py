@@ -1,8 +1,7 @@
 """Engine runtime for seat games: read a table, settle it by the spec's scheme and formulas."""
-# ruff: noqa: F821, F811 - names such as SCHEME come from the engine's generated part; alternative parts share a name
+# ruff: noqa: F821 - names such as SCHEME come from the engine's generated part and `seat_table_parts`
 
 # ---- engine ----
-
 
 class Table:
     """One table being settled: seats in order, their hands, stakes, coins and what they paid."""
@@ -96,42 +95,6 @@ def settle_table(request):
     out["transfers"] = transfers
     out["net"] = {s: num_json(t.received[s] - t.paid[s]) for s in t.seats}
     return out
-
-
-# ---- part pairwise if pairwise ----
-def settle_seats(t, out, transfers):
-    """Pairwise: every seat settles with every weaker seat, strongest first; `out["order"]` the order."""
-    order = sorted(t.seats, key=lambda s: t.values[s].strength, reverse=True)
-    out["order"] = order
-    for i, winner in enumerate(order):
-        for loser in order[i + 1:]:
-            tied = t.values[winner].strength == t.values[loser].strength
-            if verdict(t, winner, loser, tied) == "draw":
-                continue
-            _transfer(t, loser, winner, payment(t, winner, loser), transfers)
-# ---- end pairwise ----
-
-
-# ---- part against_banker if against-banker ----
-def settle_seats(t, out, transfers):
-    """Against the banker: every player settles with the banker; `out["results"]` who won each."""
-    banker = t.banker
-    results = {}
-    for player in t.seats:
-        if player == banker:
-            continue
-        tied = t.values[player].strength == t.values[banker].strength
-        who = verdict(t, banker, player, tied)
-        if who == "draw":
-            results[player] = "draw"
-            continue
-        if who is None:
-            who = "player" if t.values[player].strength > t.values[banker].strength else "banker"
-        results[player] = who
-        winner, loser = (player, banker) if who == "player" else (banker, player)
-        _transfer(t, loser, winner, payment(t, banker, player, winner, loser), transfers)
-    out["results"] = results
-# ---- end against_banker ----
 
 
 def adjudicate(request):
