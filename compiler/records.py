@@ -2,9 +2,10 @@
 
 `dataclasses.dataclass` writes the source of every method it adds and compiles it at
 once: for the hundred classes of the syntax tree and the game model, three to six
-methods each, that was a fifth of a cold `croupier analyze`. This decorator lets
-`dataclasses.dataclass` collect the fields (defaults, factories, `kw_only`, the class
-attributes it sets, `__dataclass_fields__`, `__match_args__`), then adds the methods:
+methods each, that was a fifth of a cold `croupier analyze`. This decorator has the
+fields collected as `dataclasses.dataclass` collects them (defaults, factories, `kw_only`,
+the class attributes it sets, `__dataclass_fields__`, `__match_args__`): by `_collected`
+on Python 3.11, by the standard decorator elsewhere. Then it adds the methods:
 - `__repr__`, `__eq__`, `__hash__`, and a frozen class's `__setattr__` and `__delattr__`
   read the fields in order, which one shared body per method does as well given the
   class's field names: they are closures over the names, nothing compiled;
@@ -36,9 +37,11 @@ standard ones.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import reprlib
 import sys
+import types
 from collections.abc import Callable
 from operator import attrgetter
 from pathlib import Path
@@ -215,6 +218,55 @@ def _handled(cls: type) -> tuple[bool, bool]:
     return True, frozen_base
 
 
+def _collected(cls: type) -> type | None:
+    """What `dataclasses.dataclass(cls, init=False, repr=False, eq=False)` does to a class `_handled` accepts,
+    done here on Python 3.11 (None elsewhere, and for anything below it does not do: the standard decorator
+    then runs).
+
+    The fields are collected as the standard decorator collects them: its dataclass bases' first, along the
+    method resolution order, then one for each of its own annotations, a `Field` (the class's, or one made
+    from the class attribute as its default) whose default stays the class attribute (a factory's field has
+    none); then `__dataclass_params__` (init, repr and eq off, as the call asks; `_process` sets them after),
+    `__dataclass_fields__`, `__match_args__` (the fields `__init__` takes by position) and the abstract
+    methods. The standard decorator also reads every string annotation three times, with a regular
+    expression, for `ClassVar`, `InitVar` and `KW_ONLY`: `_handled` refuses the first two and this the third,
+    as a mutable default, a `Field` without an annotation, or a name the class sets by a slot."""
+    if sys.version_info[:2] != (3, 11):
+        return None
+    own = cls.__dict__
+    annotations = own.get("__annotations__", {})
+    if any("KW_ONLY" in t for t in annotations.values()) or any(
+            isinstance(v, dataclasses.Field) and name not in annotations for name, v in own.items()):
+        return None
+    missing = dataclasses.MISSING
+    defaults = {name: getattr(cls, name, missing) for name in annotations}
+    for default in defaults.values():
+        value = default.default if isinstance(default, dataclasses.Field) else default
+        if value is not missing and value.__class__.__hash__ is None or isinstance(default, types.MemberDescriptorType):
+            return None
+    fields: dict[str, dataclasses.Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        fields.update(getattr(base, "__dataclass_fields__", {}))
+    for name, annotation in annotations.items():
+        default = defaults[name]
+        f = default if isinstance(default, dataclasses.Field) else dataclasses.field(default=default)
+        f.name, f.type, f._field_type = name, annotation, dataclasses._FIELD
+        if f.kw_only is missing:
+            f.kw_only = False
+        fields[name] = f
+        if isinstance(default, dataclasses.Field):
+            if f.default is missing:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    cls.__dataclass_params__ = dataclasses._DataclassParams(False, False, False, False, False, False)
+    cls.__dataclass_fields__ = fields
+    if "__match_args__" not in own:
+        cls.__match_args__ = tuple(f.name for f in fields.values() if f.init and not f.kw_only)
+    abc.update_abstractmethods(cls)
+    return cls
+
+
 def _process(cls: T, frozen: bool) -> T:
     handled, frozen_base = _handled(cls)
     if not handled:
@@ -232,7 +284,7 @@ def _process(cls: T, frozen: bool) -> T:
     for params in bases:  # the standard decorator, not told of frozen, is shown frozen bases as not frozen
         params.frozen = False
     try:
-        cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+        cls = _collected(cls) or dataclasses.dataclass(cls, init=False, repr=False, eq=False)
     finally:
         for params in bases:
             params.frozen = True

@@ -374,3 +374,38 @@ def test_a_stale_generated_module_is_reported_then_written(tmp_path, capsys) -> 
     assert refresh_module(module, "X = 1\n", "pkg.gen", ["--check"]) == 0
     assert refresh_module(module, "X = 2\n", "pkg.gen", ["--check"]) == 1
     assert module.read_text(encoding="utf-8") == "X = 1\n"
+
+
+FIELD_ATTRIBUTES = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata",
+                    "kw_only", "_field_type")
+
+
+def _fields_shape(cls: type) -> list:
+    """Each field of a class with every attribute the standard decorator sets, the class attribute of its name
+    (or its absence), and `__match_args__`."""
+    def shown(value) -> str:  # (a factory by its name: each declaration makes its own)
+        return value.__qualname__ if callable(value) and hasattr(value, "__qualname__") else repr(value)
+
+    return [(name, [shown(getattr(f, a)) for a in FIELD_ATTRIBUTES], name in cls.__dict__,
+             shown(cls.__dict__.get(name))) for name, f in cls.__dict__["__dataclass_fields__"].items()] + [
+        cls.__dict__.get("__match_args__")]
+
+
+def test_the_fields_are_the_standard_decorators(both) -> None:
+    """The fields a class's dataclass records (collected by `records` itself on Python 3.11): every attribute of
+    every field, the class attributes left for defaults, `__match_args__`, in order, for every probe class."""
+    names = [n for n, c in both["standard"].items() if isinstance(c, type) and "__dataclass_fields__" in c.__dict__]
+    assert len(names) > 8
+    for name in names:
+        assert _fields_shape(both["shared"][name]) == _fields_shape(both["standard"][name]), name
+
+
+def test_a_class_the_fast_collection_refuses_goes_to_the_standard_decorator() -> None:
+    """A mutable default: the standard decorator's own error, as from it."""
+    for decorate in DECORATORS.values():
+        with pytest.raises(ValueError, match="mutable default <class 'list'> for field items is not allowed"):
+            @decorate
+            class Bad:  # noqa: B903 - the class is the test
+                """A mutable default."""
+
+                items: list = []  # noqa: RUF012 - the mistake under test
