@@ -4,14 +4,17 @@ own bytecode, and the module they make is the one the whole source makes."""
 from __future__ import annotations
 
 import dis
+import re
 import types
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from croupier.backends.engine import loader, runtime_files
 from croupier.backends.engine.parts import COMPANION_MARKER, copy_module
-from croupier.backends.engine.runtime_files import RuntimeCode, whole_copies, whole_copy
+from croupier.backends.engine.runtime_files import PIECE_BEGIN, RuntimeCode, narrowed, whole_copies, whole_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = sorted((ROOT / "generated" / "engines").glob("*.py"))
@@ -144,3 +147,21 @@ def test_a_source_that_does_not_compile_raises_its_own_error():
     with pytest.raises(SyntaxError) as ours:
         loader.compile_engine(broken, "x")
     assert (ours.value.lineno, ours.value.msg) == (raised.value.lineno, raised.value.msg)
+
+
+# texts made of the pieces that decide where a copy begins and how wide a gap is: marker lines (whole, cut short,
+# indented, not at a line's start), line ends alone and in runs, other text in Chinese and in ASCII
+_BITS = st.sampled_from(["# ---- runtime: common (begin) ---- x.py", "# ---- runtime: b (begin) ---- ", "# ---- runtime: ",
+                         "# ---- runtime: c (begin) ----", " # ---- runtime: d (begin) ---- ", "\n", "\n\n\n", "\n\n\n\n\n",
+                         "x", "莊家", "\r\n"])
+
+
+@given(st.lists(_BITS, max_size=14).map("".join))
+def test_copies_are_found_as_the_marker_expression_finds_them(text: str):
+    found = [(m.start(), m.end(), m.group(1)) for m in runtime_files._piece_begins(text)]
+    assert found == [(m.start(), m.end(), m.group(1)) for m in PIECE_BEGIN.finditer(text)]
+
+
+@given(st.lists(_BITS, max_size=14).map("".join))
+def test_gaps_are_narrowed_as_the_expression_narrows_them(text: str):
+    assert narrowed(text) == re.sub(r"\n{4,}", "\n\n\n", text)
