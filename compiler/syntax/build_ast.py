@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
-
 from lark.exceptions import GrammarError, VisitError
 from lark.lexer import Token
 from lark.tree import Tree
-from lark.visitors import Transformer, v_args
+from lark.visitors import Transformer
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
@@ -20,24 +18,18 @@ def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
-@cache
-def _wrapped_methods(cls: type) -> tuple[str, ...]:
-    """The names of a transformer class's methods that `v_args` wrapped (they have a `visit_wrapper`)."""
-    return tuple(sorted({name for c in cls.__mro__ for name, value in vars(c).items()
-                         if getattr(value, "visit_wrapper", None) is not None}))
-
-
-@v_args(meta=True)
 class BuildAst(CardsBuilder, BetsBuilder, Transformer):
     """Build `ast` nodes; anything odd becomes a diagnostic, never an exception.
 
-    Every method is `v_args(meta=True)` (each rule's method takes the node's meta and its transformed
-    children). `unwrap_methods` below replaces Lark's wrappers on this class by the functions they wrap (Lark
-    makes a new wrapper each time one is looked up, through `functools.update_wrapper`), and `transform` calls
-    a rule's method with the meta itself, as Lark's `Transformer` does through the wrapper: the same calls,
-    the same `VisitError` around what a method raises, `__default__` for a rule without a method."""
+    Each rule's method takes the node's meta and its transformed children, as a method of a Lark
+    transformer decorated with `v_args(meta=True)` does. `transform` calls it with the meta itself, as Lark's
+    `Transformer` does through the wrappers that decorator puts on every method: the same calls, the same
+    `VisitError` around what a method raises, `__default__` for a rule without a method. The class is not
+    decorated: the decorator's wrappers would be taken off again, and applying it reads every member of
+    the class and its bases (`inspect.getmembers`), about 1 ms of a cold command; `RULES` holds the methods
+    it would have wrapped (`rule_methods`)."""
 
-    RULES: dict[str, object] = {}  # rule name → its method's function (filled by `unwrap_methods`)
+    RULES: dict[str, object] = {}  # rule name → its method's function (filled by `rule_methods`)
 
     def __init__(self, path: str) -> None:
         super().__init__()
@@ -408,16 +400,13 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
         return Tree(data, children, meta)
 
 
-def unwrap_methods(cls: type) -> None:
-    """Give `cls` itself, for each method `v_args` wrapped in it or its bases, the function wrapped, and
-    record the methods in `cls.RULES` (rule methods and helpers alike: a grammar rule is looked up there;
-    not `transform`, which `v_args` wraps too, being defined here)."""
-    cls.RULES = {}
-    for name in _wrapped_methods(cls):
-        wrapped = next(vars(c)[name] for c in cls.__mro__ if name in vars(c))
-        setattr(cls, name, wrapped.base_func)
-        if not hasattr(Transformer, name):
-            cls.RULES[name] = wrapped.base_func
+def rule_methods(cls: type) -> dict[str, object]:
+    """The functions of the methods that Lark's `v_args` class decorator would wrap on a subclass of its
+    `Transformer`, by name: every public callable of the class and its bases, but what `Transformer` itself
+    defines (`transform` and the like). A grammar rule is looked up there (helpers such as `span` are in it
+    too, as the decorator wraps them as well; no rule has their names)."""
+    return {name: getattr(cls, name) for name in sorted(dir(cls))
+            if not name.startswith("_") and not hasattr(Transformer, name) and callable(getattr(cls, name))}
 
 
-unwrap_methods(BuildAst)
+BuildAst.RULES = rule_methods(BuildAst)
