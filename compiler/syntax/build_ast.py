@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+
 from lark.exceptions import GrammarError, VisitError
 from lark.lexer import Token
 from lark.tree import Tree
