@@ -2,6 +2,9 @@
 """The `__init__` of each dataclass of the package, compiled ahead of time: see `croupier.records`."""
 
 SOURCES = {
+    'croupier.backends.engine.api.Piece': "def __create_fn__(__dataclass_type_text__, __dataclass_type_heading__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_heading__):\n    def __init__(self, text: __dataclass_type_text__, heading: __dataclass_type_heading__ = __dataclass_dflt_heading__) -> _return_type:\n        __dataclass_builtins_object__.__setattr__(self, 'text', text)\n        __dataclass_builtins_object__.__setattr__(self, 'heading', heading)\n    return __init__\n",
+    'croupier.backends.engine.code_reading.Call': "def __create_fn__(__dataclass_type_name__, __dataclass_type_signature__, __dataclass_type_summary__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n    def __init__(self, name: __dataclass_type_name__, signature: __dataclass_type_signature__, summary: __dataclass_type_summary__) -> _return_type:\n        __dataclass_builtins_object__.__setattr__(self, 'name', name)\n        __dataclass_builtins_object__.__setattr__(self, 'signature', signature)\n        __dataclass_builtins_object__.__setattr__(self, 'summary', summary)\n    return __init__\n",
+    'croupier.backends.engine.parts.Copied': "def __create_fn__(__dataclass_type_module__, __dataclass_type_text__, __dataclass_type_included__, __dataclass_type_left_out__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n    def __init__(self, module: __dataclass_type_module__, text: __dataclass_type_text__, included: __dataclass_type_included__, left_out: __dataclass_type_left_out__) -> _return_type:\n        __dataclass_builtins_object__.__setattr__(self, 'module', module)\n        __dataclass_builtins_object__.__setattr__(self, 'text', text)\n        __dataclass_builtins_object__.__setattr__(self, 'included', included)\n        __dataclass_builtins_object__.__setattr__(self, 'left_out', left_out)\n    return __init__\n",
     'croupier.diagnostics.Diagnostic': "def __create_fn__(__dataclass_type_code__, __dataclass_type_severity__, __dataclass_type_message__, __dataclass_type_span__, __dataclass_type_hint__, __dataclass_type_notes__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_hint__, __dataclass_dflt_notes__):\n    def __init__(self, code: __dataclass_type_code__, severity: __dataclass_type_severity__, message: __dataclass_type_message__, span: __dataclass_type_span__, hint: __dataclass_type_hint__ = __dataclass_dflt_hint__, notes: __dataclass_type_notes__ = __dataclass_dflt_notes__) -> _return_type:\n        __dataclass_builtins_object__.__setattr__(self, 'code', code)\n        __dataclass_builtins_object__.__setattr__(self, 'severity', severity)\n        __dataclass_builtins_object__.__setattr__(self, 'message', message)\n        __dataclass_builtins_object__.__setattr__(self, 'span', span)\n        __dataclass_builtins_object__.__setattr__(self, 'hint', hint)\n        __dataclass_builtins_object__.__setattr__(self, 'notes', notes)\n    return __init__\n",
     'croupier.diagnostics.Span': "def __create_fn__(__dataclass_type_file__, __dataclass_type_line__, __dataclass_type_column__, __dataclass_type_end_line__, __dataclass_type_end_column__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_end_line__, __dataclass_dflt_end_column__):\n    def __init__(self, file: __dataclass_type_file__, line: __dataclass_type_line__, column: __dataclass_type_column__, end_line: __dataclass_type_end_line__ = __dataclass_dflt_end_line__, end_column: __dataclass_type_end_column__ = __dataclass_dflt_end_column__) -> _return_type:\n        __dataclass_builtins_object__.__setattr__(self, 'file', file)\n        __dataclass_builtins_object__.__setattr__(self, 'line', line)\n        __dataclass_builtins_object__.__setattr__(self, 'column', column)\n        __dataclass_builtins_object__.__setattr__(self, 'end_line', end_line)\n        __dataclass_builtins_object__.__setattr__(self, 'end_column', end_column)\n        self.__post_init__()\n    return __init__\n",
     'croupier.driver.compile.Compiled': 'def __create_fn__(__dataclass_type_spec__, __dataclass_type_level__, __dataclass_type_game__, __dataclass_type_diagnostics__, __dataclass_type_sources__, __dataclass_type_facts__, __dataclass_type_engine_source__, __dataclass_type_engine__, __dataclass_type_artefacts__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_sources__, __dataclass_dflt_facts__, __dataclass_dflt_engine_source__, __dataclass_dflt_engine__, __dataclass_dflt_artefacts__):\n    def __init__(self, spec: __dataclass_type_spec__, level: __dataclass_type_level__, game: __dataclass_type_game__, diagnostics: __dataclass_type_diagnostics__, sources: __dataclass_type_sources__ = _HAS_DEFAULT_FACTORY, facts: __dataclass_type_facts__ = _HAS_DEFAULT_FACTORY, engine_source: __dataclass_type_engine_source__ = __dataclass_dflt_engine_source__, engine: __dataclass_type_engine__ = __dataclass_dflt_engine__, artefacts: __dataclass_type_artefacts__ = _HAS_DEFAULT_FACTORY) -> _return_type:\n        self.spec = spec\n        self.level = level\n        self.game = game\n        self.diagnostics = diagnostics\n        self.sources = __dataclass_dflt_sources__() if sources is _HAS_DEFAULT_FACTORY else sources\n        self.facts = __dataclass_dflt_facts__() if facts is _HAS_DEFAULT_FACTORY else facts\n        self.engine_source = engine_source\n        self.engine = engine\n        self.artefacts = __dataclass_dflt_artefacts__() if artefacts is _HAS_DEFAULT_FACTORY else artefacts\n    return __init__\n',
@@ -110,7 +113,31 @@ SOURCES = {
 }
 
 
-def _init_0(__dataclass_type_code__, __dataclass_type_severity__, __dataclass_type_message__, __dataclass_type_span__, __dataclass_type_hint__, __dataclass_type_notes__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_hint__, __dataclass_dflt_notes__):
+def _init_0(__dataclass_type_text__, __dataclass_type_heading__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_heading__):
+    def __init__(self, text: __dataclass_type_text__, heading: __dataclass_type_heading__ = __dataclass_dflt_heading__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'text', text)
+        __dataclass_builtins_object__.__setattr__(self, 'heading', heading)
+    return __init__
+
+
+def _init_1(__dataclass_type_name__, __dataclass_type_signature__, __dataclass_type_summary__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, name: __dataclass_type_name__, signature: __dataclass_type_signature__, summary: __dataclass_type_summary__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'name', name)
+        __dataclass_builtins_object__.__setattr__(self, 'signature', signature)
+        __dataclass_builtins_object__.__setattr__(self, 'summary', summary)
+    return __init__
+
+
+def _init_2(__dataclass_type_module__, __dataclass_type_text__, __dataclass_type_included__, __dataclass_type_left_out__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, module: __dataclass_type_module__, text: __dataclass_type_text__, included: __dataclass_type_included__, left_out: __dataclass_type_left_out__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'module', module)
+        __dataclass_builtins_object__.__setattr__(self, 'text', text)
+        __dataclass_builtins_object__.__setattr__(self, 'included', included)
+        __dataclass_builtins_object__.__setattr__(self, 'left_out', left_out)
+    return __init__
+
+
+def _init_3(__dataclass_type_code__, __dataclass_type_severity__, __dataclass_type_message__, __dataclass_type_span__, __dataclass_type_hint__, __dataclass_type_notes__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_hint__, __dataclass_dflt_notes__):
     def __init__(self, code: __dataclass_type_code__, severity: __dataclass_type_severity__, message: __dataclass_type_message__, span: __dataclass_type_span__, hint: __dataclass_type_hint__ = __dataclass_dflt_hint__, notes: __dataclass_type_notes__ = __dataclass_dflt_notes__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'code', code)
         __dataclass_builtins_object__.__setattr__(self, 'severity', severity)
@@ -121,7 +148,7 @@ def _init_0(__dataclass_type_code__, __dataclass_type_severity__, __dataclass_ty
     return __init__
 
 
-def _init_1(__dataclass_type_file__, __dataclass_type_line__, __dataclass_type_column__, __dataclass_type_end_line__, __dataclass_type_end_column__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_end_line__, __dataclass_dflt_end_column__):
+def _init_4(__dataclass_type_file__, __dataclass_type_line__, __dataclass_type_column__, __dataclass_type_end_line__, __dataclass_type_end_column__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_end_line__, __dataclass_dflt_end_column__):
     def __init__(self, file: __dataclass_type_file__, line: __dataclass_type_line__, column: __dataclass_type_column__, end_line: __dataclass_type_end_line__ = __dataclass_dflt_end_line__, end_column: __dataclass_type_end_column__ = __dataclass_dflt_end_column__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'file', file)
         __dataclass_builtins_object__.__setattr__(self, 'line', line)
@@ -132,7 +159,7 @@ def _init_1(__dataclass_type_file__, __dataclass_type_line__, __dataclass_type_c
     return __init__
 
 
-def _init_2(__dataclass_type_spec__, __dataclass_type_level__, __dataclass_type_game__, __dataclass_type_diagnostics__, __dataclass_type_sources__, __dataclass_type_facts__, __dataclass_type_engine_source__, __dataclass_type_engine__, __dataclass_type_artefacts__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_sources__, __dataclass_dflt_facts__, __dataclass_dflt_engine_source__, __dataclass_dflt_engine__, __dataclass_dflt_artefacts__):
+def _init_5(__dataclass_type_spec__, __dataclass_type_level__, __dataclass_type_game__, __dataclass_type_diagnostics__, __dataclass_type_sources__, __dataclass_type_facts__, __dataclass_type_engine_source__, __dataclass_type_engine__, __dataclass_type_artefacts__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_sources__, __dataclass_dflt_facts__, __dataclass_dflt_engine_source__, __dataclass_dflt_engine__, __dataclass_dflt_artefacts__):
     def __init__(self, spec: __dataclass_type_spec__, level: __dataclass_type_level__, game: __dataclass_type_game__, diagnostics: __dataclass_type_diagnostics__, sources: __dataclass_type_sources__ = _HAS_DEFAULT_FACTORY, facts: __dataclass_type_facts__ = _HAS_DEFAULT_FACTORY, engine_source: __dataclass_type_engine_source__ = __dataclass_dflt_engine_source__, engine: __dataclass_type_engine__ = __dataclass_dflt_engine__, artefacts: __dataclass_type_artefacts__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.spec = spec
         self.level = level
@@ -146,7 +173,7 @@ def _init_2(__dataclass_type_spec__, __dataclass_type_level__, __dataclass_type_
     return __init__
 
 
-def _init_3(__dataclass_type_root__, __dataclass_type_spec_dir__, __dataclass_type_cases_dir__, __dataclass_type_out_dir__, __dataclass_type_languages__, __dataclass_type_config__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_6(__dataclass_type_root__, __dataclass_type_spec_dir__, __dataclass_type_cases_dir__, __dataclass_type_out_dir__, __dataclass_type_languages__, __dataclass_type_config__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, root: __dataclass_type_root__, spec_dir: __dataclass_type_spec_dir__, cases_dir: __dataclass_type_cases_dir__, out_dir: __dataclass_type_out_dir__, languages: __dataclass_type_languages__, config: __dataclass_type_config__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'root', root)
         __dataclass_builtins_object__.__setattr__(self, 'spec_dir', spec_dir)
@@ -157,7 +184,7 @@ def _init_3(__dataclass_type_root__, __dataclass_type_spec_dir__, __dataclass_ty
     return __init__
 
 
-def _init_4(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_clauses__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_clauses__):
+def _init_7(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_clauses__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_clauses__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, clauses: __dataclass_type_clauses__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.name = name
         self.labels = labels
@@ -168,7 +195,7 @@ def _init_4(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type
     return __init__
 
 
-def _init_5(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_kind__, __dataclass_type_part__, __dataclass_type_table__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_kind__, __dataclass_dflt_part__, __dataclass_dflt_table__):
+def _init_8(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_kind__, __dataclass_type_part__, __dataclass_type_table__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_kind__, __dataclass_dflt_part__, __dataclass_dflt_table__):
     def __init__(self, when: __dataclass_type_when__, payout: __dataclass_type_payout__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, kind: __dataclass_type_kind__ = __dataclass_dflt_kind__, part: __dataclass_type_part__ = __dataclass_dflt_part__, table: __dataclass_type_table__ = __dataclass_dflt_table__) -> _return_type:
         self.when = when
         self.payout = payout
@@ -180,7 +207,7 @@ def _init_5(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_type
     return __init__
 
 
-def _init_6(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_type_commission__, __dataclass_type_rounding__, __dataclass_type_unit__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_commission__, __dataclass_dflt_rounding__, __dataclass_dflt_unit__, __dataclass_dflt_text__):
+def _init_9(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_type_commission__, __dataclass_type_rounding__, __dataclass_type_unit__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_commission__, __dataclass_dflt_rounding__, __dataclass_dflt_unit__, __dataclass_dflt_text__):
     def __init__(self, style: __dataclass_type_style__, ratio: __dataclass_type_ratio__, commission: __dataclass_type_commission__ = __dataclass_dflt_commission__, rounding: __dataclass_type_rounding__ = __dataclass_dflt_rounding__, unit: __dataclass_type_unit__ = __dataclass_dflt_unit__, text: __dataclass_type_text__ = __dataclass_dflt_text__) -> _return_type:
         self.style = style
         self.ratio = ratio
@@ -191,7 +218,7 @@ def _init_6(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_type
     return __init__
 
 
-def _init_7(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_condition__, __dataclass_type_payout__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_10(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_condition__, __dataclass_type_payout__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, low: __dataclass_type_low__, high: __dataclass_type_high__, condition: __dataclass_type_condition__, payout: __dataclass_type_payout__, span: __dataclass_type_span__) -> _return_type:
         self.low = low
         self.high = high
@@ -201,38 +228,10 @@ def _init_7(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_co
     return __init__
 
 
-def _init_8(__dataclass_type_key__, __dataclass_type_rows__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_11(__dataclass_type_key__, __dataclass_type_rows__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, key: __dataclass_type_key__, rows: __dataclass_type_rows__) -> _return_type:
         self.key = key
         self.rows = rows
-    return __init__
-
-
-def _init_9(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_op__, __dataclass_type_left__, __dataclass_type_right__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, op: __dataclass_type_op__, left: __dataclass_type_left__, right: __dataclass_type_right__) -> _return_type:
-        __dataclass_builtins_object__.__setattr__(self, 'span', span)
-        __dataclass_builtins_object__.__setattr__(self, 'type', type)
-        __dataclass_builtins_object__.__setattr__(self, 'op', op)
-        __dataclass_builtins_object__.__setattr__(self, 'left', left)
-        __dataclass_builtins_object__.__setattr__(self, 'right', right)
-    return __init__
-
-
-def _init_10(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_op__, __dataclass_type_operands__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, op: __dataclass_type_op__, operands: __dataclass_type_operands__) -> _return_type:
-        __dataclass_builtins_object__.__setattr__(self, 'span', span)
-        __dataclass_builtins_object__.__setattr__(self, 'type', type)
-        __dataclass_builtins_object__.__setattr__(self, 'op', op)
-        __dataclass_builtins_object__.__setattr__(self, 'operands', operands)
-    return __init__
-
-
-def _init_11(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_function__, __dataclass_type_args__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, function: __dataclass_type_function__, args: __dataclass_type_args__) -> _return_type:
-        __dataclass_builtins_object__.__setattr__(self, 'span', span)
-        __dataclass_builtins_object__.__setattr__(self, 'type', type)
-        __dataclass_builtins_object__.__setattr__(self, 'function', function)
-        __dataclass_builtins_object__.__setattr__(self, 'args', args)
     return __init__
 
 
@@ -246,14 +245,42 @@ def _init_12(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_13(__dataclass_type_span__, __dataclass_type_type__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_13(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_op__, __dataclass_type_operands__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, op: __dataclass_type_op__, operands: __dataclass_type_operands__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'span', span)
+        __dataclass_builtins_object__.__setattr__(self, 'type', type)
+        __dataclass_builtins_object__.__setattr__(self, 'op', op)
+        __dataclass_builtins_object__.__setattr__(self, 'operands', operands)
+    return __init__
+
+
+def _init_14(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_function__, __dataclass_type_args__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, function: __dataclass_type_function__, args: __dataclass_type_args__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'span', span)
+        __dataclass_builtins_object__.__setattr__(self, 'type', type)
+        __dataclass_builtins_object__.__setattr__(self, 'function', function)
+        __dataclass_builtins_object__.__setattr__(self, 'args', args)
+    return __init__
+
+
+def _init_15(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_op__, __dataclass_type_left__, __dataclass_type_right__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, op: __dataclass_type_op__, left: __dataclass_type_left__, right: __dataclass_type_right__) -> _return_type:
+        __dataclass_builtins_object__.__setattr__(self, 'span', span)
+        __dataclass_builtins_object__.__setattr__(self, 'type', type)
+        __dataclass_builtins_object__.__setattr__(self, 'op', op)
+        __dataclass_builtins_object__.__setattr__(self, 'left', left)
+        __dataclass_builtins_object__.__setattr__(self, 'right', right)
+    return __init__
+
+
+def _init_16(__dataclass_type_span__, __dataclass_type_type__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
     return __init__
 
 
-def _init_14(__dataclass_type_name__, __dataclass_type_key__, __dataclass_type_args__, __dataclass_type_result__, __dataclass_type_doc__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_doc__):
+def _init_17(__dataclass_type_name__, __dataclass_type_key__, __dataclass_type_args__, __dataclass_type_result__, __dataclass_type_doc__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_doc__):
     def __init__(self, name: __dataclass_type_name__, key: __dataclass_type_key__, args: __dataclass_type_args__, result: __dataclass_type_result__, doc: __dataclass_type_doc__ = __dataclass_dflt_doc__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'name', name)
         __dataclass_builtins_object__.__setattr__(self, 'key', key)
@@ -263,7 +290,7 @@ def _init_14(__dataclass_type_name__, __dataclass_type_key__, __dataclass_type_a
     return __init__
 
 
-def _init_15(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_cond__, __dataclass_type_then__, __dataclass_type_other__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_18(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_cond__, __dataclass_type_then__, __dataclass_type_other__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, cond: __dataclass_type_cond__, then: __dataclass_type_then__, other: __dataclass_type_other__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -273,7 +300,7 @@ def _init_15(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_16(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_value__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_19(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_value__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, value: __dataclass_type_value__, low: __dataclass_type_low__, high: __dataclass_type_high__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -283,7 +310,7 @@ def _init_16(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_17(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_text__, __dataclass_type_names__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_20(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_text__, __dataclass_type_names__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, text: __dataclass_type_text__, names: __dataclass_type_names__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -292,7 +319,7 @@ def _init_17(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_18(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_subject__, __dataclass_type_what__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_21(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_subject__, __dataclass_type_what__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, subject: __dataclass_type_subject__, what: __dataclass_type_what__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -301,7 +328,7 @@ def _init_18(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_19(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_name__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_22(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_name__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, name: __dataclass_type_name__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -309,7 +336,7 @@ def _init_19(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_20(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_23(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, operand: __dataclass_type_operand__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -317,7 +344,7 @@ def _init_20(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_21(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_24(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, operand: __dataclass_type_operand__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -325,7 +352,7 @@ def _init_21(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_22(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_value__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_25(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_value__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, type: __dataclass_type_type__, value: __dataclass_type_value__, text: __dataclass_type_text__) -> _return_type:
         __dataclass_builtins_object__.__setattr__(self, 'span', span)
         __dataclass_builtins_object__.__setattr__(self, 'type', type)
@@ -334,7 +361,7 @@ def _init_22(__dataclass_type_span__, __dataclass_type_type__, __dataclass_type_
     return __init__
 
 
-def _init_23(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__):
+def _init_26(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -344,14 +371,14 @@ def _init_23(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_24(__dataclass_type_texts__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_texts__, __dataclass_dflt_span__):
+def _init_27(__dataclass_type_texts__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_texts__, __dataclass_dflt_span__):
     def __init__(self, texts: __dataclass_type_texts__ = _HAS_DEFAULT_FACTORY, span: __dataclass_type_span__ = __dataclass_dflt_span__) -> _return_type:
         self.texts = __dataclass_dflt_texts__() if texts is _HAS_DEFAULT_FACTORY else texts
         self.span = span
     return __init__
 
 
-def _init_25(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ranks__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ranks__, __dataclass_dflt_cards__):
+def _init_28(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ranks__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ranks__, __dataclass_dflt_cards__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, ranks: __dataclass_type_ranks__ = __dataclass_dflt_ranks__, cards: __dataclass_type_cards__ = __dataclass_dflt_cards__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -363,7 +390,7 @@ def _init_25(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_26(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_cards__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ranks__, __dataclass_dflt_suits__, __dataclass_dflt_cards__, __dataclass_dflt_jokers__):
+def _init_29(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_cards__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ranks__, __dataclass_dflt_suits__, __dataclass_dflt_cards__, __dataclass_dflt_jokers__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, ranks: __dataclass_type_ranks__ = __dataclass_dflt_ranks__, suits: __dataclass_type_suits__ = __dataclass_dflt_suits__, cards: __dataclass_type_cards__ = __dataclass_dflt_cards__, jokers: __dataclass_type_jokers__ = __dataclass_dflt_jokers__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -377,7 +404,7 @@ def _init_26(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_27(__dataclass_type_what__, __dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_30(__dataclass_type_what__, __dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, what: __dataclass_type_what__, kind: __dataclass_type_kind__, name: __dataclass_type_name__, span: __dataclass_type_span__) -> _return_type:
         self.what = what
         self.kind = kind
@@ -386,7 +413,7 @@ def _init_27(__dataclass_type_what__, __dataclass_type_kind__, __dataclass_type_
     return __init__
 
 
-def _init_28(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__):
+def _init_31(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__):
     def __init__(self, hand: __dataclass_type_hand__, when: __dataclass_type_when__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__) -> _return_type:
         self.hand = hand
         self.when = when
@@ -396,7 +423,7 @@ def _init_28(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_
     return __init__
 
 
-def _init_29(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_row_key__, __dataclass_type_col_key__, __dataclass_type_rows__, __dataclass_type_cols__, __dataclass_type_cells__, __dataclass_type_cell_spans__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ident__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ident__):
+def _init_32(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_row_key__, __dataclass_type_col_key__, __dataclass_type_rows__, __dataclass_type_cols__, __dataclass_type_cells__, __dataclass_type_cell_spans__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_ident__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_ident__):
     def __init__(self, hand: __dataclass_type_hand__, when: __dataclass_type_when__, row_key: __dataclass_type_row_key__, col_key: __dataclass_type_col_key__, rows: __dataclass_type_rows__, cols: __dataclass_type_cols__, cells: __dataclass_type_cells__, cell_spans: __dataclass_type_cell_spans__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, ident: __dataclass_type_ident__ = __dataclass_dflt_ident__) -> _return_type:
         self.hand = hand
         self.when = when
@@ -413,7 +440,7 @@ def _init_29(__dataclass_type_hand__, __dataclass_type_when__, __dataclass_type_
     return __init__
 
 
-def _init_30(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__):
+def _init_33(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, when: __dataclass_type_when__ = __dataclass_dflt_when__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -424,7 +451,7 @@ def _init_30(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_31(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_expr__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_expr__):
+def _init_34(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_expr__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_expr__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, expr: __dataclass_type_expr__ = __dataclass_dflt_expr__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -435,7 +462,7 @@ def _init_31(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_32(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_path__, __dataclass_type_span__, __dataclass_type_base__, __dataclass_type_sources__, __dataclass_type_assumptions__, __dataclass_type_decks__, __dataclass_type_shoe__, __dataclass_type_joker_labels__, __dataclass_type_suit_labels__, __dataclass_type_values__, __dataclass_type_card_values__, __dataclass_type_value_cite__, __dataclass_type_classes__, __dataclass_type_wild__, __dataclass_type_modulus__, __dataclass_type_soft__, __dataclass_type_total_cite__, __dataclass_type_card_order__, __dataclass_type_suit_order__, __dataclass_type_hands__, __dataclass_type_deal_order__, __dataclass_type_deal_cite__, __dataclass_type_events__, __dataclass_type_stand_when__, __dataclass_type_stand_cite__, __dataclass_type_draws__, __dataclass_type_repeats__, __dataclass_type_draw_order__, __dataclass_type_outcomes__, __dataclass_type_bets__, __dataclass_type_seats__, __dataclass_type_hand_size__, __dataclass_type_hand_size_span__, __dataclass_type_types__, __dataclass_type_formulas__, __dataclass_type_settlement__, __dataclass_type_policy_threshold__, __dataclass_type_rooms__, __dataclass_type_squeeze__, __dataclass_type_valid_bets_none_when__, __dataclass_type_valid_bets_cite__, __dataclass_type_valid_bets_pushed_none__, __dataclass_type_valid_bets_pushed_cite__, __dataclass_type_procedure__, __dataclass_type_void_returns_stakes__, __dataclass_type_void_cite__, __dataclass_type_differences__, __dataclass_type_source_text__, __dataclass_type_version__, __dataclass_type_effective__, __dataclass_type_version_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_base__, __dataclass_dflt_sources__, __dataclass_dflt_assumptions__, __dataclass_dflt_decks__, __dataclass_dflt_shoe__, __dataclass_dflt_joker_labels__, __dataclass_dflt_suit_labels__, __dataclass_dflt_values__, __dataclass_dflt_card_values__, __dataclass_dflt_value_cite__, __dataclass_dflt_classes__, __dataclass_dflt_wild__, __dataclass_dflt_modulus__, __dataclass_dflt_soft__, __dataclass_dflt_total_cite__, __dataclass_dflt_card_order__, __dataclass_dflt_suit_order__, __dataclass_dflt_hands__, __dataclass_dflt_deal_order__, __dataclass_dflt_deal_cite__, __dataclass_dflt_events__, __dataclass_dflt_stand_when__, __dataclass_dflt_stand_cite__, __dataclass_dflt_draws__, __dataclass_dflt_repeats__, __dataclass_dflt_draw_order__, __dataclass_dflt_outcomes__, __dataclass_dflt_bets__, __dataclass_dflt_seats__, __dataclass_dflt_hand_size__, __dataclass_dflt_hand_size_span__, __dataclass_dflt_types__, __dataclass_dflt_formulas__, __dataclass_dflt_settlement__, __dataclass_dflt_policy_threshold__, __dataclass_dflt_rooms__, __dataclass_dflt_squeeze__, __dataclass_dflt_valid_bets_none_when__, __dataclass_dflt_valid_bets_cite__, __dataclass_dflt_valid_bets_pushed_none__, __dataclass_dflt_valid_bets_pushed_cite__, __dataclass_dflt_procedure__, __dataclass_dflt_void_returns_stakes__, __dataclass_dflt_void_cite__, __dataclass_dflt_differences__, __dataclass_dflt_source_text__, __dataclass_dflt_version__, __dataclass_dflt_effective__, __dataclass_dflt_version_cite__):
+def _init_35(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_path__, __dataclass_type_span__, __dataclass_type_base__, __dataclass_type_sources__, __dataclass_type_assumptions__, __dataclass_type_decks__, __dataclass_type_shoe__, __dataclass_type_joker_labels__, __dataclass_type_suit_labels__, __dataclass_type_values__, __dataclass_type_card_values__, __dataclass_type_value_cite__, __dataclass_type_classes__, __dataclass_type_wild__, __dataclass_type_modulus__, __dataclass_type_soft__, __dataclass_type_total_cite__, __dataclass_type_card_order__, __dataclass_type_suit_order__, __dataclass_type_hands__, __dataclass_type_deal_order__, __dataclass_type_deal_cite__, __dataclass_type_events__, __dataclass_type_stand_when__, __dataclass_type_stand_cite__, __dataclass_type_draws__, __dataclass_type_repeats__, __dataclass_type_draw_order__, __dataclass_type_outcomes__, __dataclass_type_bets__, __dataclass_type_seats__, __dataclass_type_hand_size__, __dataclass_type_hand_size_span__, __dataclass_type_types__, __dataclass_type_formulas__, __dataclass_type_settlement__, __dataclass_type_policy_threshold__, __dataclass_type_rooms__, __dataclass_type_squeeze__, __dataclass_type_valid_bets_none_when__, __dataclass_type_valid_bets_cite__, __dataclass_type_valid_bets_pushed_none__, __dataclass_type_valid_bets_pushed_cite__, __dataclass_type_procedure__, __dataclass_type_void_returns_stakes__, __dataclass_type_void_cite__, __dataclass_type_differences__, __dataclass_type_source_text__, __dataclass_type_version__, __dataclass_type_effective__, __dataclass_type_version_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_base__, __dataclass_dflt_sources__, __dataclass_dflt_assumptions__, __dataclass_dflt_decks__, __dataclass_dflt_shoe__, __dataclass_dflt_joker_labels__, __dataclass_dflt_suit_labels__, __dataclass_dflt_values__, __dataclass_dflt_card_values__, __dataclass_dflt_value_cite__, __dataclass_dflt_classes__, __dataclass_dflt_wild__, __dataclass_dflt_modulus__, __dataclass_dflt_soft__, __dataclass_dflt_total_cite__, __dataclass_dflt_card_order__, __dataclass_dflt_suit_order__, __dataclass_dflt_hands__, __dataclass_dflt_deal_order__, __dataclass_dflt_deal_cite__, __dataclass_dflt_events__, __dataclass_dflt_stand_when__, __dataclass_dflt_stand_cite__, __dataclass_dflt_draws__, __dataclass_dflt_repeats__, __dataclass_dflt_draw_order__, __dataclass_dflt_outcomes__, __dataclass_dflt_bets__, __dataclass_dflt_seats__, __dataclass_dflt_hand_size__, __dataclass_dflt_hand_size_span__, __dataclass_dflt_types__, __dataclass_dflt_formulas__, __dataclass_dflt_settlement__, __dataclass_dflt_policy_threshold__, __dataclass_dflt_rooms__, __dataclass_dflt_squeeze__, __dataclass_dflt_valid_bets_none_when__, __dataclass_dflt_valid_bets_cite__, __dataclass_dflt_valid_bets_pushed_none__, __dataclass_dflt_valid_bets_pushed_cite__, __dataclass_dflt_procedure__, __dataclass_dflt_void_returns_stakes__, __dataclass_dflt_void_cite__, __dataclass_dflt_differences__, __dataclass_dflt_source_text__, __dataclass_dflt_version__, __dataclass_dflt_effective__, __dataclass_dflt_version_cite__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, path: __dataclass_type_path__, span: __dataclass_type_span__, base: __dataclass_type_base__ = __dataclass_dflt_base__, sources: __dataclass_type_sources__ = _HAS_DEFAULT_FACTORY, assumptions: __dataclass_type_assumptions__ = _HAS_DEFAULT_FACTORY, decks: __dataclass_type_decks__ = _HAS_DEFAULT_FACTORY, shoe: __dataclass_type_shoe__ = __dataclass_dflt_shoe__, joker_labels: __dataclass_type_joker_labels__ = _HAS_DEFAULT_FACTORY, suit_labels: __dataclass_type_suit_labels__ = _HAS_DEFAULT_FACTORY, values: __dataclass_type_values__ = _HAS_DEFAULT_FACTORY, card_values: __dataclass_type_card_values__ = _HAS_DEFAULT_FACTORY, value_cite: __dataclass_type_value_cite__ = __dataclass_dflt_value_cite__, classes: __dataclass_type_classes__ = _HAS_DEFAULT_FACTORY, wild: __dataclass_type_wild__ = __dataclass_dflt_wild__, modulus: __dataclass_type_modulus__ = __dataclass_dflt_modulus__, soft: __dataclass_type_soft__ = __dataclass_dflt_soft__, total_cite: __dataclass_type_total_cite__ = __dataclass_dflt_total_cite__, card_order: __dataclass_type_card_order__ = __dataclass_dflt_card_order__, suit_order: __dataclass_type_suit_order__ = __dataclass_dflt_suit_order__, hands: __dataclass_type_hands__ = _HAS_DEFAULT_FACTORY, deal_order: __dataclass_type_deal_order__ = __dataclass_dflt_deal_order__, deal_cite: __dataclass_type_deal_cite__ = __dataclass_dflt_deal_cite__, events: __dataclass_type_events__ = _HAS_DEFAULT_FACTORY, stand_when: __dataclass_type_stand_when__ = __dataclass_dflt_stand_when__, stand_cite: __dataclass_type_stand_cite__ = __dataclass_dflt_stand_cite__, draws: __dataclass_type_draws__ = _HAS_DEFAULT_FACTORY, repeats: __dataclass_type_repeats__ = _HAS_DEFAULT_FACTORY, draw_order: __dataclass_type_draw_order__ = _HAS_DEFAULT_FACTORY, outcomes: __dataclass_type_outcomes__ = _HAS_DEFAULT_FACTORY, bets: __dataclass_type_bets__ = _HAS_DEFAULT_FACTORY, seats: __dataclass_type_seats__ = __dataclass_dflt_seats__, hand_size: __dataclass_type_hand_size__ = __dataclass_dflt_hand_size__, hand_size_span: __dataclass_type_hand_size_span__ = __dataclass_dflt_hand_size_span__, types: __dataclass_type_types__ = _HAS_DEFAULT_FACTORY, formulas: __dataclass_type_formulas__ = _HAS_DEFAULT_FACTORY, settlement: __dataclass_type_settlement__ = __dataclass_dflt_settlement__, policy_threshold: __dataclass_type_policy_threshold__ = __dataclass_dflt_policy_threshold__, rooms: __dataclass_type_rooms__ = _HAS_DEFAULT_FACTORY, squeeze: __dataclass_type_squeeze__ = __dataclass_dflt_squeeze__, valid_bets_none_when: __dataclass_type_valid_bets_none_when__ = __dataclass_dflt_valid_bets_none_when__, valid_bets_cite: __dataclass_type_valid_bets_cite__ = __dataclass_dflt_valid_bets_cite__, valid_bets_pushed_none: __dataclass_type_valid_bets_pushed_none__ = __dataclass_dflt_valid_bets_pushed_none__, valid_bets_pushed_cite: __dataclass_type_valid_bets_pushed_cite__ = __dataclass_dflt_valid_bets_pushed_cite__, procedure: __dataclass_type_procedure__ = _HAS_DEFAULT_FACTORY, void_returns_stakes: __dataclass_type_void_returns_stakes__ = __dataclass_dflt_void_returns_stakes__, void_cite: __dataclass_type_void_cite__ = __dataclass_dflt_void_cite__, differences: __dataclass_type_differences__ = _HAS_DEFAULT_FACTORY, source_text: __dataclass_type_source_text__ = __dataclass_dflt_source_text__, version: __dataclass_type_version__ = __dataclass_dflt_version__, effective: __dataclass_type_effective__ = __dataclass_dflt_effective__, version_cite: __dataclass_type_version_cite__ = __dataclass_dflt_version_cite__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -493,7 +520,7 @@ def _init_32(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_33(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, __dataclass_type_multiplier__, __dataclass_type_tiebreak__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__, __dataclass_dflt_multiplier__, __dataclass_dflt_tiebreak__):
+def _init_36(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, __dataclass_type_multiplier__, __dataclass_type_tiebreak__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__, __dataclass_dflt_multiplier__, __dataclass_dflt_tiebreak__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, when: __dataclass_type_when__ = __dataclass_dflt_when__, multiplier: __dataclass_type_multiplier__ = __dataclass_dflt_multiplier__, tiebreak: __dataclass_type_tiebreak__ = __dataclass_dflt_tiebreak__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -506,7 +533,7 @@ def _init_33(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_34(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__):
+def _init_37(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_when__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, when: __dataclass_type_when__ = __dataclass_dflt_when__) -> _return_type:
         self.name = name
         self.labels = labels
@@ -517,7 +544,7 @@ def _init_34(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_35(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_limits__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_limits__):
+def _init_38(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_origin__, __dataclass_type_limits__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_origin__, __dataclass_dflt_limits__):
     def __init__(self, name: __dataclass_type_name__, labels: __dataclass_type_labels__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, origin: __dataclass_type_origin__ = __dataclass_dflt_origin__, limits: __dataclass_type_limits__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.name = name
         self.labels = labels
@@ -528,7 +555,7 @@ def _init_35(__dataclass_type_name__, __dataclass_type_labels__, __dataclass_typ
     return __init__
 
 
-def _init_36(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_expr__, __dataclass_type_unless__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_39(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_expr__, __dataclass_type_unless__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, kind: __dataclass_type_kind__, name: __dataclass_type_name__, expr: __dataclass_type_expr__, unless: __dataclass_type_unless__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.kind = kind
         self.name = name
@@ -539,7 +566,7 @@ def _init_36(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_
     return __init__
 
 
-def _init_37(__dataclass_type_scheme__, __dataclass_type_clauses__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_labels__, __dataclass_type_stake_lines__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_labels__, __dataclass_dflt_stake_lines__):
+def _init_40(__dataclass_type_scheme__, __dataclass_type_clauses__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_labels__, __dataclass_type_stake_lines__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_labels__, __dataclass_dflt_stake_lines__):
     def __init__(self, scheme: __dataclass_type_scheme__, clauses: __dataclass_type_clauses__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, stake_lines: __dataclass_type_stake_lines__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.scheme = scheme
         self.clauses = clauses
@@ -550,7 +577,7 @@ def _init_37(__dataclass_type_scheme__, __dataclass_type_clauses__, __dataclass_
     return __init__
 
 
-def _init_38(__dataclass_type_decks__, __dataclass_type_kind__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_jokers__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_cards__):
+def _init_41(__dataclass_type_decks__, __dataclass_type_kind__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_jokers__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_cards__):
     def __init__(self, decks: __dataclass_type_decks__, kind: __dataclass_type_kind__, ranks: __dataclass_type_ranks__, suits: __dataclass_type_suits__, jokers: __dataclass_type_jokers__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, cards: __dataclass_type_cards__ = __dataclass_dflt_cards__) -> _return_type:
         self.decks = decks
         self.kind = kind
@@ -564,7 +591,7 @@ def _init_38(__dataclass_type_decks__, __dataclass_type_kind__, __dataclass_type
     return __init__
 
 
-def _init_39(__dataclass_type_cut_low__, __dataclass_type_cut_high__, __dataclass_type_burn_reveal__, __dataclass_type_burn_values__, __dataclass_type_last_round__, __dataclass_type_cites__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cut_low__, __dataclass_dflt_cut_high__, __dataclass_dflt_burn_reveal__, __dataclass_dflt_burn_values__, __dataclass_dflt_last_round__, __dataclass_dflt_cites__):
+def _init_42(__dataclass_type_cut_low__, __dataclass_type_cut_high__, __dataclass_type_burn_reveal__, __dataclass_type_burn_values__, __dataclass_type_last_round__, __dataclass_type_cites__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cut_low__, __dataclass_dflt_cut_high__, __dataclass_dflt_burn_reveal__, __dataclass_dflt_burn_values__, __dataclass_dflt_last_round__, __dataclass_dflt_cites__):
     def __init__(self, cut_low: __dataclass_type_cut_low__ = __dataclass_dflt_cut_low__, cut_high: __dataclass_type_cut_high__ = __dataclass_dflt_cut_high__, burn_reveal: __dataclass_type_burn_reveal__ = __dataclass_dflt_burn_reveal__, burn_values: __dataclass_type_burn_values__ = _HAS_DEFAULT_FACTORY, last_round: __dataclass_type_last_round__ = __dataclass_dflt_last_round__, cites: __dataclass_type_cites__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.cut_low = cut_low
         self.cut_high = cut_high
@@ -575,7 +602,7 @@ def _init_39(__dataclass_type_cut_low__, __dataclass_type_cut_high__, __dataclas
     return __init__
 
 
-def _init_40(__dataclass_type_ranks__, __dataclass_type_low__, __dataclass_type_high__, __dataclass_type_limit__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_43(__dataclass_type_ranks__, __dataclass_type_low__, __dataclass_type_high__, __dataclass_type_limit__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, ranks: __dataclass_type_ranks__, low: __dataclass_type_low__, high: __dataclass_type_high__, limit: __dataclass_type_limit__, span: __dataclass_type_span__) -> _return_type:
         self.ranks = ranks
         self.low = low
@@ -585,7 +612,7 @@ def _init_40(__dataclass_type_ranks__, __dataclass_type_low__, __dataclass_type_
     return __init__
 
 
-def _init_41(__dataclass_type_ident__, __dataclass_type_description__, __dataclass_type_span__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_labels__):
+def _init_44(__dataclass_type_ident__, __dataclass_type_description__, __dataclass_type_span__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_labels__):
     def __init__(self, ident: __dataclass_type_ident__, description: __dataclass_type_description__, span: __dataclass_type_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.ident = ident
         self.description = description
@@ -594,7 +621,7 @@ def _init_41(__dataclass_type_ident__, __dataclass_type_description__, __datacla
     return __init__
 
 
-def _init_42(__dataclass_type_bets__, __dataclass_type_ties_to__, __dataclass_type_order__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_45(__dataclass_type_bets__, __dataclass_type_ties_to__, __dataclass_type_order__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, bets: __dataclass_type_bets__, ties_to: __dataclass_type_ties_to__, order: __dataclass_type_order__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.bets = bets
         self.ties_to = ties_to
@@ -604,7 +631,7 @@ def _init_42(__dataclass_type_bets__, __dataclass_type_ties_to__, __dataclass_ty
     return __init__
 
 
-def _init_43(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_name_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_46(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_name_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, name: __dataclass_type_name__, span: __dataclass_type_span__, name_span: __dataclass_type_name_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.name = name
         self.span = span
@@ -613,7 +640,7 @@ def _init_43(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_
     return __init__
 
 
-def _init_44(__dataclass_type_ranks__, __dataclass_type_stands_for__, __dataclass_type_best_by__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_cards__):
+def _init_47(__dataclass_type_ranks__, __dataclass_type_stands_for__, __dataclass_type_best_by__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_cards__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_cards__):
     def __init__(self, ranks: __dataclass_type_ranks__, stands_for: __dataclass_type_stands_for__, best_by: __dataclass_type_best_by__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, cards: __dataclass_type_cards__ = __dataclass_dflt_cards__) -> _return_type:
         self.ranks = ranks
         self.stands_for = stands_for
@@ -624,7 +651,7 @@ def _init_44(__dataclass_type_ranks__, __dataclass_type_stands_for__, __dataclas
     return __init__
 
 
-def _init_45(__dataclass_type_where__, __dataclass_type_names__, __dataclass_type_funcs__, __dataclass_type_is_subjects__, __dataclass_type_constants__, __dataclass_type_unavailable__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_names__, __dataclass_dflt_funcs__, __dataclass_dflt_is_subjects__, __dataclass_dflt_constants__, __dataclass_dflt_unavailable__):
+def _init_48(__dataclass_type_where__, __dataclass_type_names__, __dataclass_type_funcs__, __dataclass_type_is_subjects__, __dataclass_type_constants__, __dataclass_type_unavailable__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_names__, __dataclass_dflt_funcs__, __dataclass_dflt_is_subjects__, __dataclass_dflt_constants__, __dataclass_dflt_unavailable__):
     def __init__(self, where: __dataclass_type_where__, names: __dataclass_type_names__ = _HAS_DEFAULT_FACTORY, funcs: __dataclass_type_funcs__ = _HAS_DEFAULT_FACTORY, is_subjects: __dataclass_type_is_subjects__ = _HAS_DEFAULT_FACTORY, constants: __dataclass_type_constants__ = _HAS_DEFAULT_FACTORY, unavailable: __dataclass_type_unavailable__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.where = where
         self.names = __dataclass_dflt_names__() if names is _HAS_DEFAULT_FACTORY else names
@@ -635,7 +662,7 @@ def _init_45(__dataclass_type_where__, __dataclass_type_names__, __dataclass_typ
     return __init__
 
 
-def _init_46(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_clauses__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_clauses__):
+def _init_49(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_clauses__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_clauses__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, clauses: __dataclass_type_clauses__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -647,7 +674,7 @@ def _init_46(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_47(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_reveal__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_reveal__, __dataclass_dflt_items__):
+def _init_50(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_reveal__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_reveal__, __dataclass_dflt_items__):
     def __init__(self, span: __dataclass_type_span__, reveal: __dataclass_type_reveal__ = __dataclass_dflt_reveal__, items: __dataclass_type_items__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -657,7 +684,7 @@ def _init_47(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_48(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_ranks__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_ranks__):
+def _init_51(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_ranks__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_ranks__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, ranks: __dataclass_type_ranks__ = __dataclass_dflt_ranks__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -669,7 +696,7 @@ def _init_48(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_49(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_low__, __dataclass_dflt_high__):
+def _init_52(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_low__, __dataclass_dflt_high__):
     def __init__(self, span: __dataclass_type_span__, low: __dataclass_type_low__ = __dataclass_dflt_low__, high: __dataclass_type_high__ = __dataclass_dflt_high__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -679,7 +706,7 @@ def _init_49(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_50(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_order__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_order__):
+def _init_53(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_order__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_order__):
     def __init__(self, span: __dataclass_type_span__, order: __dataclass_type_order__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -688,7 +715,7 @@ def _init_50(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_51(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_base__, __dataclass_type_base_span__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_cards__, __dataclass_type_without__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_base__, __dataclass_dflt_base_span__, __dataclass_dflt_ranks__, __dataclass_dflt_suits__, __dataclass_dflt_cards__, __dataclass_dflt_without__, __dataclass_dflt_jokers__):
+def _init_54(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_base__, __dataclass_type_base_span__, __dataclass_type_ranks__, __dataclass_type_suits__, __dataclass_type_cards__, __dataclass_type_without__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_base__, __dataclass_dflt_base_span__, __dataclass_dflt_ranks__, __dataclass_dflt_suits__, __dataclass_dflt_cards__, __dataclass_dflt_without__, __dataclass_dflt_jokers__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, base: __dataclass_type_base__ = __dataclass_dflt_base__, base_span: __dataclass_type_base_span__ = __dataclass_dflt_base_span__, ranks: __dataclass_type_ranks__ = __dataclass_dflt_ranks__, suits: __dataclass_type_suits__ = _HAS_DEFAULT_FACTORY, cards: __dataclass_type_cards__ = _HAS_DEFAULT_FACTORY, without: __dataclass_type_without__ = _HAS_DEFAULT_FACTORY, jokers: __dataclass_type_jokers__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -706,7 +733,7 @@ def _init_51(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_52(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_hand__, __dataclass_type_hand_span__, __dataclass_type_when__, __dataclass_type_row_key__, __dataclass_type_col_key__, __dataclass_type_grid__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_hand__, __dataclass_dflt_hand_span__, __dataclass_dflt_when__, __dataclass_dflt_row_key__, __dataclass_dflt_col_key__, __dataclass_dflt_grid__):
+def _init_55(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_hand__, __dataclass_type_hand_span__, __dataclass_type_when__, __dataclass_type_row_key__, __dataclass_type_col_key__, __dataclass_type_grid__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_hand__, __dataclass_dflt_hand_span__, __dataclass_dflt_when__, __dataclass_dflt_row_key__, __dataclass_dflt_col_key__, __dataclass_dflt_grid__):
     def __init__(self, span: __dataclass_type_span__, hand: __dataclass_type_hand__ = __dataclass_dflt_hand__, hand_span: __dataclass_type_hand_span__ = __dataclass_dflt_hand_span__, when: __dataclass_type_when__ = __dataclass_dflt_when__, row_key: __dataclass_type_row_key__ = __dataclass_dflt_row_key__, col_key: __dataclass_type_col_key__ = __dataclass_dflt_col_key__, grid: __dataclass_type_grid__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -720,7 +747,7 @@ def _init_52(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_53(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_hand__, __dataclass_type_hand_span__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_hand__, __dataclass_dflt_hand_span__, __dataclass_dflt_when__):
+def _init_56(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_hand__, __dataclass_type_hand_span__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_hand__, __dataclass_dflt_hand_span__, __dataclass_dflt_when__):
     def __init__(self, span: __dataclass_type_span__, hand: __dataclass_type_hand__ = __dataclass_dflt_hand__, hand_span: __dataclass_type_hand_span__ = __dataclass_dflt_hand_span__, when: __dataclass_type_when__ = __dataclass_dflt_when__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -731,7 +758,7 @@ def _init_53(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_54(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_date__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_date__):
+def _init_57(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_date__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_date__):
     def __init__(self, span: __dataclass_type_span__, date: __dataclass_type_date__ = __dataclass_dflt_date__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -740,7 +767,7 @@ def _init_54(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_55(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__):
+def _init_58(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, when: __dataclass_type_when__ = __dataclass_dflt_when__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -752,7 +779,7 @@ def _init_55(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_56(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_base__, __dataclass_type_base_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_base__, __dataclass_dflt_base_span__):
+def _init_59(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_base__, __dataclass_type_base_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_base__, __dataclass_dflt_base_span__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, base: __dataclass_type_base__ = __dataclass_dflt_base__, base_span: __dataclass_type_base_span__ = __dataclass_dflt_base_span__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -765,14 +792,14 @@ def _init_56(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_57(__dataclass_type_cells__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_60(__dataclass_type_cells__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, cells: __dataclass_type_cells__, span: __dataclass_type_span__) -> _return_type:
         self.cells = cells
         self.span = span
     return __init__
 
 
-def _init_58(__dataclass_type_lang__, __dataclass_type_text__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_61(__dataclass_type_lang__, __dataclass_type_text__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, lang: __dataclass_type_lang__, text: __dataclass_type_text__, span: __dataclass_type_span__) -> _return_type:
         self.lang = lang
         self.text = text
@@ -780,7 +807,7 @@ def _init_58(__dataclass_type_lang__, __dataclass_type_text__, __dataclass_type_
     return __init__
 
 
-def _init_59(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_rule__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_rule__):
+def _init_62(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_rule__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_rule__):
     def __init__(self, span: __dataclass_type_span__, rule: __dataclass_type_rule__ = __dataclass_dflt_rule__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -789,7 +816,7 @@ def _init_59(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_60(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_expr__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_expr__):
+def _init_63(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_expr__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_expr__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, expr: __dataclass_type_expr__ = __dataclass_dflt_expr__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -801,7 +828,7 @@ def _init_60(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_61(__dataclass_type_bets__, __dataclass_type_low__, __dataclass_type_high__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_64(__dataclass_type_bets__, __dataclass_type_low__, __dataclass_type_high__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, bets: __dataclass_type_bets__, low: __dataclass_type_low__, high: __dataclass_type_high__, span: __dataclass_type_span__) -> _return_type:
         self.bets = bets
         self.low = low
@@ -810,7 +837,7 @@ def _init_61(__dataclass_type_bets__, __dataclass_type_low__, __dataclass_type_h
     return __init__
 
 
-def _init_62(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__):
+def _init_65(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -821,7 +848,7 @@ def _init_62(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_63(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_items__):
+def _init_66(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_items__):
     def __init__(self, span: __dataclass_type_span__, what: __dataclass_type_what__ = __dataclass_dflt_what__, items: __dataclass_type_items__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -831,7 +858,7 @@ def _init_63(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_64(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__):
+def _init_67(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, when: __dataclass_type_when__ = __dataclass_dflt_when__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -843,7 +870,7 @@ def _init_64(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_65(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_threshold__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_threshold__):
+def _init_68(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_threshold__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_threshold__):
     def __init__(self, span: __dataclass_type_span__, threshold: __dataclass_type_threshold__ = __dataclass_dflt_threshold__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -852,21 +879,21 @@ def _init_65(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_66(__dataclass_type_text__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_69(__dataclass_type_text__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, text: __dataclass_type_text__, span: __dataclass_type_span__) -> _return_type:
         self.text = text
         self.span = span
     return __init__
 
 
-def _init_67(__dataclass_type_parts__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_70(__dataclass_type_parts__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, parts: __dataclass_type_parts__, span: __dataclass_type_span__) -> _return_type:
         self.parts = parts
         self.span = span
     return __init__
 
 
-def _init_68(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_name__, __dataclass_type_name_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_name__, __dataclass_dflt_name_span__):
+def _init_71(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_name__, __dataclass_type_name_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_name__, __dataclass_dflt_name_span__):
     def __init__(self, span: __dataclass_type_span__, what: __dataclass_type_what__ = __dataclass_dflt_what__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -877,7 +904,7 @@ def _init_68(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_69(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_limits__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_limits__):
+def _init_72(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_limits__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_limits__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, limits: __dataclass_type_limits__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -889,7 +916,7 @@ def _init_69(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_70(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_low__, __dataclass_dflt_high__):
+def _init_73(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_what__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_what__, __dataclass_dflt_low__, __dataclass_dflt_high__):
     def __init__(self, span: __dataclass_type_span__, what: __dataclass_type_what__ = __dataclass_dflt_what__, low: __dataclass_type_low__ = __dataclass_dflt_low__, high: __dataclass_type_high__ = __dataclass_dflt_high__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -900,7 +927,7 @@ def _init_70(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_71(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_expr__, __dataclass_type_unless__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_74(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_expr__, __dataclass_type_unless__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, kind: __dataclass_type_kind__, name: __dataclass_type_name__, expr: __dataclass_type_expr__, unless: __dataclass_type_unless__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.kind = kind
         self.name = name
@@ -911,7 +938,7 @@ def _init_71(__dataclass_type_kind__, __dataclass_type_name__, __dataclass_type_
     return __init__
 
 
-def _init_72(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_name_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_75(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_name_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, name: __dataclass_type_name__, span: __dataclass_type_span__, name_span: __dataclass_type_name_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.name = name
         self.span = span
@@ -920,7 +947,7 @@ def _init_72(__dataclass_type_name__, __dataclass_type_span__, __dataclass_type_
     return __init__
 
 
-def _init_73(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_scheme__, __dataclass_type_clauses__, __dataclass_type_stakes__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_scheme__, __dataclass_dflt_clauses__, __dataclass_dflt_stakes__):
+def _init_76(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_scheme__, __dataclass_type_clauses__, __dataclass_type_stakes__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_scheme__, __dataclass_dflt_clauses__, __dataclass_dflt_stakes__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, scheme: __dataclass_type_scheme__ = __dataclass_dflt_scheme__, clauses: __dataclass_type_clauses__ = _HAS_DEFAULT_FACTORY, stakes: __dataclass_type_stakes__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -934,7 +961,7 @@ def _init_73(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_74(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_decks__, __dataclass_type_decks_span__, __dataclass_type_deck__, __dataclass_type_deck_span__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_decks__, __dataclass_dflt_decks_span__, __dataclass_dflt_deck__, __dataclass_dflt_deck_span__, __dataclass_dflt_jokers__):
+def _init_77(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_decks__, __dataclass_type_decks_span__, __dataclass_type_deck__, __dataclass_type_deck_span__, __dataclass_type_jokers__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_decks__, __dataclass_dflt_decks_span__, __dataclass_dflt_deck__, __dataclass_dflt_deck_span__, __dataclass_dflt_jokers__):
     def __init__(self, span: __dataclass_type_span__, decks: __dataclass_type_decks__ = __dataclass_dflt_decks__, decks_span: __dataclass_type_decks_span__ = __dataclass_dflt_decks_span__, deck: __dataclass_type_deck__ = __dataclass_dflt_deck__, deck_span: __dataclass_type_deck_span__ = __dataclass_dflt_deck_span__, jokers: __dataclass_type_jokers__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -947,7 +974,7 @@ def _init_74(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_75(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_ident__, __dataclass_type_description__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_ident__, __dataclass_dflt_description__, __dataclass_dflt_labels__):
+def _init_78(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_ident__, __dataclass_type_description__, __dataclass_type_labels__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_ident__, __dataclass_dflt_description__, __dataclass_dflt_labels__):
     def __init__(self, span: __dataclass_type_span__, ident: __dataclass_type_ident__ = __dataclass_dflt_ident__, description: __dataclass_type_description__ = __dataclass_dflt_description__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -958,7 +985,7 @@ def _init_75(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_76(__dataclass_type_path__, __dataclass_type_text__, __dataclass_type_statements__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_79(__dataclass_type_path__, __dataclass_type_text__, __dataclass_type_statements__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, path: __dataclass_type_path__, text: __dataclass_type_text__, statements: __dataclass_type_statements__) -> _return_type:
         self.path = path
         self.text = text
@@ -966,7 +993,7 @@ def _init_76(__dataclass_type_path__, __dataclass_type_text__, __dataclass_type_
     return __init__
 
 
-def _init_77(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_bets__, __dataclass_type_ties_to__, __dataclass_type_order__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_bets__, __dataclass_dflt_ties_to__, __dataclass_dflt_order__):
+def _init_80(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_bets__, __dataclass_type_ties_to__, __dataclass_type_order__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_bets__, __dataclass_dflt_ties_to__, __dataclass_dflt_order__):
     def __init__(self, span: __dataclass_type_span__, bets: __dataclass_type_bets__ = _HAS_DEFAULT_FACTORY, ties_to: __dataclass_type_ties_to__ = __dataclass_dflt_ties_to__, order: __dataclass_type_order__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -977,7 +1004,7 @@ def _init_77(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_78(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_when__):
+def _init_81(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_when__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_when__):
     def __init__(self, span: __dataclass_type_span__, when: __dataclass_type_when__ = __dataclass_dflt_when__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -986,7 +1013,7 @@ def _init_78(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_79(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__):
+def _init_82(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__):
     def __init__(self, span: __dataclass_type_span__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -994,7 +1021,7 @@ def _init_79(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_80(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_types__, __dataclass_type_keys__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_types__, __dataclass_dflt_keys__):
+def _init_83(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_types__, __dataclass_type_keys__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_types__, __dataclass_dflt_keys__):
     def __init__(self, span: __dataclass_type_span__, types: __dataclass_type_types__ = _HAS_DEFAULT_FACTORY, keys: __dataclass_type_keys__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1004,7 +1031,7 @@ def _init_80(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_81(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_modulus__, __dataclass_type_soft_ranks__, __dataclass_type_soft_values__, __dataclass_type_soft_limit__, __dataclass_type_soft_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_modulus__, __dataclass_dflt_soft_ranks__, __dataclass_dflt_soft_values__, __dataclass_dflt_soft_limit__, __dataclass_dflt_soft_span__):
+def _init_84(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_modulus__, __dataclass_type_soft_ranks__, __dataclass_type_soft_values__, __dataclass_type_soft_limit__, __dataclass_type_soft_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_modulus__, __dataclass_dflt_soft_ranks__, __dataclass_dflt_soft_values__, __dataclass_dflt_soft_limit__, __dataclass_dflt_soft_span__):
     def __init__(self, span: __dataclass_type_span__, modulus: __dataclass_type_modulus__ = __dataclass_dflt_modulus__, soft_ranks: __dataclass_type_soft_ranks__ = __dataclass_dflt_soft_ranks__, soft_values: __dataclass_type_soft_values__ = __dataclass_dflt_soft_values__, soft_limit: __dataclass_type_soft_limit__ = __dataclass_dflt_soft_limit__, soft_span: __dataclass_type_soft_span__ = __dataclass_dflt_soft_span__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1017,7 +1044,7 @@ def _init_81(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_82(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, __dataclass_type_multiplier__, __dataclass_type_multiplier_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__, __dataclass_dflt_multiplier__, __dataclass_dflt_multiplier_span__):
+def _init_85(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_name__, __dataclass_type_name_span__, __dataclass_type_labels__, __dataclass_type_when__, __dataclass_type_multiplier__, __dataclass_type_multiplier_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_name__, __dataclass_dflt_name_span__, __dataclass_dflt_labels__, __dataclass_dflt_when__, __dataclass_dflt_multiplier__, __dataclass_dflt_multiplier_span__):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__ = __dataclass_dflt_name__, name_span: __dataclass_type_name_span__ = __dataclass_dflt_name_span__, labels: __dataclass_type_labels__ = _HAS_DEFAULT_FACTORY, when: __dataclass_type_when__ = __dataclass_dflt_when__, multiplier: __dataclass_type_multiplier__ = __dataclass_dflt_multiplier__, multiplier_span: __dataclass_type_multiplier_span__ = __dataclass_dflt_multiplier_span__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1031,7 +1058,7 @@ def _init_82(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_83(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_when__, __dataclass_type_pushed__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_when__, __dataclass_dflt_pushed__):
+def _init_86(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_when__, __dataclass_type_pushed__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_when__, __dataclass_dflt_pushed__):
     def __init__(self, span: __dataclass_type_span__, when: __dataclass_type_when__ = __dataclass_dflt_when__, pushed: __dataclass_type_pushed__ = __dataclass_dflt_pushed__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1041,7 +1068,7 @@ def _init_83(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_84(__dataclass_type_ranks__, __dataclass_type_points__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_87(__dataclass_type_ranks__, __dataclass_type_points__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, ranks: __dataclass_type_ranks__, points: __dataclass_type_points__, span: __dataclass_type_span__) -> _return_type:
         self.ranks = ranks
         self.points = points
@@ -1049,7 +1076,7 @@ def _init_84(__dataclass_type_ranks__, __dataclass_type_points__, __dataclass_ty
     return __init__
 
 
-def _init_85(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_items__):
+def _init_88(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_items__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_items__):
     def __init__(self, span: __dataclass_type_span__, items: __dataclass_type_items__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1058,7 +1085,7 @@ def _init_85(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_86(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_text__):
+def _init_89(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_text__):
     def __init__(self, span: __dataclass_type_span__, text: __dataclass_type_text__ = __dataclass_dflt_text__, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1067,7 +1094,7 @@ def _init_86(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_87(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_wilds__, __dataclass_type_stands_for__, __dataclass_type_best_by__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_wilds__, __dataclass_dflt_stands_for__, __dataclass_dflt_best_by__):
+def _init_90(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_override__, __dataclass_type_wilds__, __dataclass_type_stands_for__, __dataclass_type_best_by__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_override__, __dataclass_dflt_wilds__, __dataclass_dflt_stands_for__, __dataclass_dflt_best_by__):
     def __init__(self, span: __dataclass_type_span__, wilds: __dataclass_type_wilds__ = __dataclass_dflt_wilds__, stands_for: __dataclass_type_stands_for__ = __dataclass_dflt_stands_for__, best_by: __dataclass_type_best_by__ = _HAS_DEFAULT_FACTORY, *, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, override: __dataclass_type_override__ = __dataclass_dflt_override__) -> _return_type:
         self.span = span
         self.cite = cite
@@ -1078,7 +1105,7 @@ def _init_87(__dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_
     return __init__
 
 
-def _init_88(__dataclass_type_when__, __dataclass_type_part__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_91(__dataclass_type_when__, __dataclass_type_part__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, when: __dataclass_type_when__, part: __dataclass_type_part__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.when = when
         self.part = part
@@ -1087,7 +1114,7 @@ def _init_88(__dataclass_type_when__, __dataclass_type_part__, __dataclass_type_
     return __init__
 
 
-def _init_89(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_type_commission__, __dataclass_type_rounding__, __dataclass_type_unit__, __dataclass_type_span__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_92(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_type_commission__, __dataclass_type_rounding__, __dataclass_type_unit__, __dataclass_type_span__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, style: __dataclass_type_style__, ratio: __dataclass_type_ratio__, commission: __dataclass_type_commission__, rounding: __dataclass_type_rounding__, unit: __dataclass_type_unit__, span: __dataclass_type_span__, text: __dataclass_type_text__) -> _return_type:
         self.style = style
         self.ratio = ratio
@@ -1099,7 +1126,7 @@ def _init_89(__dataclass_type_style__, __dataclass_type_ratio__, __dataclass_typ
     return __init__
 
 
-def _init_90(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_condition__, __dataclass_type_payout__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_93(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_condition__, __dataclass_type_payout__, __dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, low: __dataclass_type_low__, high: __dataclass_type_high__, condition: __dataclass_type_condition__, payout: __dataclass_type_payout__, span: __dataclass_type_span__) -> _return_type:
         self.low = low
         self.high = high
@@ -1109,7 +1136,7 @@ def _init_90(__dataclass_type_low__, __dataclass_type_high__, __dataclass_type_c
     return __init__
 
 
-def _init_91(__dataclass_type_when__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
+def _init_94(__dataclass_type_when__, __dataclass_type_span__, __dataclass_type_cite__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__):
     def __init__(self, when: __dataclass_type_when__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__) -> _return_type:
         self.when = when
         self.span = span
@@ -1117,7 +1144,7 @@ def _init_91(__dataclass_type_when__, __dataclass_type_span__, __dataclass_type_
     return __init__
 
 
-def _init_92(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_key__, __dataclass_type_rows__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_key__, __dataclass_dflt_rows__):
+def _init_95(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_type_span__, __dataclass_type_cite__, __dataclass_type_key__, __dataclass_type_rows__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type, __dataclass_dflt_cite__, __dataclass_dflt_key__, __dataclass_dflt_rows__):
     def __init__(self, when: __dataclass_type_when__, payout: __dataclass_type_payout__, span: __dataclass_type_span__, cite: __dataclass_type_cite__ = __dataclass_dflt_cite__, key: __dataclass_type_key__ = __dataclass_dflt_key__, rows: __dataclass_type_rows__ = _HAS_DEFAULT_FACTORY) -> _return_type:
         self.when = when
         self.payout = payout
@@ -1125,31 +1152,6 @@ def _init_92(__dataclass_type_when__, __dataclass_type_payout__, __dataclass_typ
         self.cite = cite
         self.key = key
         self.rows = __dataclass_dflt_rows__() if rows is _HAS_DEFAULT_FACTORY else rows
-    return __init__
-
-
-def _init_93(__dataclass_type_span__, __dataclass_type_op__, __dataclass_type_left__, __dataclass_type_right__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, op: __dataclass_type_op__, left: __dataclass_type_left__, right: __dataclass_type_right__) -> _return_type:
-        self.span = span
-        self.op = op
-        self.left = left
-        self.right = right
-    return __init__
-
-
-def _init_94(__dataclass_type_span__, __dataclass_type_op__, __dataclass_type_operands__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, op: __dataclass_type_op__, operands: __dataclass_type_operands__) -> _return_type:
-        self.span = span
-        self.op = op
-        self.operands = operands
-    return __init__
-
-
-def _init_95(__dataclass_type_span__, __dataclass_type_func__, __dataclass_type_args__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
-    def __init__(self, span: __dataclass_type_span__, func: __dataclass_type_func__, args: __dataclass_type_args__) -> _return_type:
-        self.span = span
-        self.func = func
-        self.args = args
     return __init__
 
 
@@ -1162,13 +1164,38 @@ def _init_96(__dataclass_type_span__, __dataclass_type_op__, __dataclass_type_le
     return __init__
 
 
-def _init_97(__dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_97(__dataclass_type_span__, __dataclass_type_op__, __dataclass_type_operands__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, op: __dataclass_type_op__, operands: __dataclass_type_operands__) -> _return_type:
+        self.span = span
+        self.op = op
+        self.operands = operands
+    return __init__
+
+
+def _init_98(__dataclass_type_span__, __dataclass_type_func__, __dataclass_type_args__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, func: __dataclass_type_func__, args: __dataclass_type_args__) -> _return_type:
+        self.span = span
+        self.func = func
+        self.args = args
+    return __init__
+
+
+def _init_99(__dataclass_type_span__, __dataclass_type_op__, __dataclass_type_left__, __dataclass_type_right__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+    def __init__(self, span: __dataclass_type_span__, op: __dataclass_type_op__, left: __dataclass_type_left__, right: __dataclass_type_right__) -> _return_type:
+        self.span = span
+        self.op = op
+        self.left = left
+        self.right = right
+    return __init__
+
+
+def _init_100(__dataclass_type_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__) -> _return_type:
         self.span = span
     return __init__
 
 
-def _init_98(__dataclass_type_span__, __dataclass_type_cond__, __dataclass_type_then__, __dataclass_type_other__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_101(__dataclass_type_span__, __dataclass_type_cond__, __dataclass_type_then__, __dataclass_type_other__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, cond: __dataclass_type_cond__, then: __dataclass_type_then__, other: __dataclass_type_other__) -> _return_type:
         self.span = span
         self.cond = cond
@@ -1177,7 +1204,7 @@ def _init_98(__dataclass_type_span__, __dataclass_type_cond__, __dataclass_type_
     return __init__
 
 
-def _init_99(__dataclass_type_span__, __dataclass_type_value__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_102(__dataclass_type_span__, __dataclass_type_value__, __dataclass_type_low__, __dataclass_type_high__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, value: __dataclass_type_value__, low: __dataclass_type_low__, high: __dataclass_type_high__) -> _return_type:
         self.span = span
         self.value = value
@@ -1186,7 +1213,7 @@ def _init_99(__dataclass_type_span__, __dataclass_type_value__, __dataclass_type
     return __init__
 
 
-def _init_100(__dataclass_type_span__, __dataclass_type_subject__, __dataclass_type_what__, __dataclass_type_subject_span__, __dataclass_type_what_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_103(__dataclass_type_span__, __dataclass_type_subject__, __dataclass_type_what__, __dataclass_type_subject_span__, __dataclass_type_what_span__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, subject: __dataclass_type_subject__, what: __dataclass_type_what__, subject_span: __dataclass_type_subject_span__, what_span: __dataclass_type_what_span__) -> _return_type:
         self.span = span
         self.subject = subject
@@ -1196,28 +1223,28 @@ def _init_100(__dataclass_type_span__, __dataclass_type_subject__, __dataclass_t
     return __init__
 
 
-def _init_101(__dataclass_type_span__, __dataclass_type_name__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_104(__dataclass_type_span__, __dataclass_type_name__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, name: __dataclass_type_name__) -> _return_type:
         self.span = span
         self.name = name
     return __init__
 
 
-def _init_102(__dataclass_type_span__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_105(__dataclass_type_span__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, operand: __dataclass_type_operand__) -> _return_type:
         self.span = span
         self.operand = operand
     return __init__
 
 
-def _init_103(__dataclass_type_span__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_106(__dataclass_type_span__, __dataclass_type_operand__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, operand: __dataclass_type_operand__) -> _return_type:
         self.span = span
         self.operand = operand
     return __init__
 
 
-def _init_104(__dataclass_type_span__, __dataclass_type_value__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+def _init_107(__dataclass_type_span__, __dataclass_type_value__, __dataclass_type_text__, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
     def __init__(self, span: __dataclass_type_span__, value: __dataclass_type_value__, text: __dataclass_type_text__) -> _return_type:
         self.span = span
         self.value = value
@@ -1226,109 +1253,112 @@ def _init_104(__dataclass_type_span__, __dataclass_type_value__, __dataclass_typ
 
 
 FACTORIES = {
-    'croupier.diagnostics.Diagnostic': _init_0,
-    'croupier.diagnostics.Span': _init_1,
-    'croupier.driver.compile.Compiled': _init_2,
-    'croupier.project.Project': _init_3,
-    'croupier.semantics.bet_model.Bet': _init_4,
-    'croupier.semantics.bet_model.BetRule': _init_5,
-    'croupier.semantics.bet_model.Payout': _init_6,
-    'croupier.semantics.bet_model.PayoutRow': _init_7,
-    'croupier.semantics.bet_model.PayoutTable': _init_8,
-    'croupier.semantics.expr.Binary': _init_9,
-    'croupier.semantics.expr.BoolOp': _init_10,
-    'croupier.semantics.expr.Call': _init_11,
-    'croupier.semantics.expr.Compare': _init_12,
-    'croupier.semantics.expr.Expr': _init_13,
-    'croupier.semantics.expr.Function': _init_14,
-    'croupier.semantics.expr.IfElse': _init_15,
-    'croupier.semantics.expr.InRange': _init_16,
-    'croupier.semantics.expr.Invalid': _init_17,
-    'croupier.semantics.expr.IsTest': _init_18,
-    'croupier.semantics.expr.Name': _init_19,
-    'croupier.semantics.expr.Negate': _init_20,
-    'croupier.semantics.expr.Not': _init_21,
-    'croupier.semantics.expr.Num': _init_22,
-    'croupier.semantics.items.Item': _init_23,
-    'croupier.semantics.items.Labels': _init_24,
-    'croupier.semantics.model.CardClass': _init_25,
-    'croupier.semantics.model.Deck': _init_26,
-    'croupier.semantics.model.Difference': _init_27,
-    'croupier.semantics.model.DrawRepeat': _init_28,
-    'croupier.semantics.model.DrawTable': _init_29,
-    'croupier.semantics.model.Event': _init_30,
-    'croupier.semantics.model.Formula': _init_31,
-    'croupier.semantics.model.Game': _init_32,
-    'croupier.semantics.model.HandType': _init_33,
-    'croupier.semantics.model.Outcome': _init_34,
-    'croupier.semantics.model.Room': _init_35,
-    'croupier.semantics.model.SettleClause': _init_36,
-    'croupier.semantics.model.Settlement': _init_37,
-    'croupier.semantics.model.Shoe': _init_38,
-    'croupier.semantics.model.ShoeProcedure': _init_39,
-    'croupier.semantics.model.Soft': _init_40,
-    'croupier.semantics.model.Source': _init_41,
-    'croupier.semantics.model.Squeeze': _init_42,
-    'croupier.semantics.model.StakeLine': _init_43,
-    'croupier.semantics.model.Wild': _init_44,
-    'croupier.semantics.scopes.Scope': _init_45,
-    'croupier.syntax.ast.BetStmt': _init_46,
-    'croupier.syntax.ast.BurnStmt': _init_47,
-    'croupier.syntax.ast.ClassStmt': _init_48,
-    'croupier.syntax.ast.CutCardStmt': _init_49,
-    'croupier.syntax.ast.DealStmt': _init_50,
-    'croupier.syntax.ast.DeckStmt': _init_51,
-    'croupier.syntax.ast.DrawStmt': _init_52,
-    'croupier.syntax.ast.DrawWhileStmt': _init_53,
-    'croupier.syntax.ast.EffectiveStmt': _init_54,
-    'croupier.syntax.ast.EventStmt': _init_55,
-    'croupier.syntax.ast.GameStmt': _init_56,
-    'croupier.syntax.ast.GridLine': _init_57,
-    'croupier.syntax.ast.Label': _init_58,
-    'croupier.syntax.ast.LastRoundStmt': _init_59,
-    'croupier.syntax.ast.LetStmt': _init_60,
-    'croupier.syntax.ast.Limit': _init_61,
-    'croupier.syntax.ast.Named': _init_62,
-    'croupier.syntax.ast.OrderStmt': _init_63,
-    'croupier.syntax.ast.OutcomeStmt': _init_64,
-    'croupier.syntax.ast.PolicyStmt': _init_65,
-    'croupier.syntax.ast.RankRef': _init_66,
-    'croupier.syntax.ast.RankSet': _init_67,
-    'croupier.syntax.ast.RemoveStmt': _init_68,
-    'croupier.syntax.ast.RoomStmt': _init_69,
-    'croupier.syntax.ast.SeatsStmt': _init_70,
-    'croupier.syntax.ast.SettleClause': _init_71,
-    'croupier.syntax.ast.SettleStake': _init_72,
-    'croupier.syntax.ast.SettleStmt': _init_73,
-    'croupier.syntax.ast.ShoeStmt': _init_74,
-    'croupier.syntax.ast.SourceStmt': _init_75,
-    'croupier.syntax.ast.SpecFile': _init_76,
-    'croupier.syntax.ast.SqueezeStmt': _init_77,
-    'croupier.syntax.ast.StandStmt': _init_78,
-    'croupier.syntax.ast.Stmt': _init_79,
-    'croupier.syntax.ast.TiebreakStmt': _init_80,
-    'croupier.syntax.ast.TotalStmt': _init_81,
-    'croupier.syntax.ast.TypeStmt': _init_82,
-    'croupier.syntax.ast.ValidBetStmt': _init_83,
-    'croupier.syntax.ast.ValueItem': _init_84,
-    'croupier.syntax.ast.ValueStmt': _init_85,
-    'croupier.syntax.ast.VersionStmt': _init_86,
-    'croupier.syntax.ast.WildStmt': _init_87,
-    'croupier.syntax.bet_ast.LosesClause': _init_88,
-    'croupier.syntax.bet_ast.Payout': _init_89,
-    'croupier.syntax.bet_ast.PayoutRow': _init_90,
-    'croupier.syntax.bet_ast.PushClause': _init_91,
-    'croupier.syntax.bet_ast.WinsClause': _init_92,
-    'croupier.syntax.expr_ast.Binary': _init_93,
-    'croupier.syntax.expr_ast.BoolOp': _init_94,
-    'croupier.syntax.expr_ast.Call': _init_95,
-    'croupier.syntax.expr_ast.Compare': _init_96,
-    'croupier.syntax.expr_ast.Expr': _init_97,
-    'croupier.syntax.expr_ast.IfElse': _init_98,
-    'croupier.syntax.expr_ast.InRange': _init_99,
-    'croupier.syntax.expr_ast.IsTest': _init_100,
-    'croupier.syntax.expr_ast.Name': _init_101,
-    'croupier.syntax.expr_ast.Negate': _init_102,
-    'croupier.syntax.expr_ast.Not': _init_103,
-    'croupier.syntax.expr_ast.Num': _init_104,
+    'croupier.backends.engine.api.Piece': _init_0,
+    'croupier.backends.engine.code_reading.Call': _init_1,
+    'croupier.backends.engine.parts.Copied': _init_2,
+    'croupier.diagnostics.Diagnostic': _init_3,
+    'croupier.diagnostics.Span': _init_4,
+    'croupier.driver.compile.Compiled': _init_5,
+    'croupier.project.Project': _init_6,
+    'croupier.semantics.bet_model.Bet': _init_7,
+    'croupier.semantics.bet_model.BetRule': _init_8,
+    'croupier.semantics.bet_model.Payout': _init_9,
+    'croupier.semantics.bet_model.PayoutRow': _init_10,
+    'croupier.semantics.bet_model.PayoutTable': _init_11,
+    'croupier.semantics.expr.Binary': _init_12,
+    'croupier.semantics.expr.BoolOp': _init_13,
+    'croupier.semantics.expr.Call': _init_14,
+    'croupier.semantics.expr.Compare': _init_15,
+    'croupier.semantics.expr.Expr': _init_16,
+    'croupier.semantics.expr.Function': _init_17,
+    'croupier.semantics.expr.IfElse': _init_18,
+    'croupier.semantics.expr.InRange': _init_19,
+    'croupier.semantics.expr.Invalid': _init_20,
+    'croupier.semantics.expr.IsTest': _init_21,
+    'croupier.semantics.expr.Name': _init_22,
+    'croupier.semantics.expr.Negate': _init_23,
+    'croupier.semantics.expr.Not': _init_24,
+    'croupier.semantics.expr.Num': _init_25,
+    'croupier.semantics.items.Item': _init_26,
+    'croupier.semantics.items.Labels': _init_27,
+    'croupier.semantics.model.CardClass': _init_28,
+    'croupier.semantics.model.Deck': _init_29,
+    'croupier.semantics.model.Difference': _init_30,
+    'croupier.semantics.model.DrawRepeat': _init_31,
+    'croupier.semantics.model.DrawTable': _init_32,
+    'croupier.semantics.model.Event': _init_33,
+    'croupier.semantics.model.Formula': _init_34,
+    'croupier.semantics.model.Game': _init_35,
+    'croupier.semantics.model.HandType': _init_36,
+    'croupier.semantics.model.Outcome': _init_37,
+    'croupier.semantics.model.Room': _init_38,
+    'croupier.semantics.model.SettleClause': _init_39,
+    'croupier.semantics.model.Settlement': _init_40,
+    'croupier.semantics.model.Shoe': _init_41,
+    'croupier.semantics.model.ShoeProcedure': _init_42,
+    'croupier.semantics.model.Soft': _init_43,
+    'croupier.semantics.model.Source': _init_44,
+    'croupier.semantics.model.Squeeze': _init_45,
+    'croupier.semantics.model.StakeLine': _init_46,
+    'croupier.semantics.model.Wild': _init_47,
+    'croupier.semantics.scopes.Scope': _init_48,
+    'croupier.syntax.ast.BetStmt': _init_49,
+    'croupier.syntax.ast.BurnStmt': _init_50,
+    'croupier.syntax.ast.ClassStmt': _init_51,
+    'croupier.syntax.ast.CutCardStmt': _init_52,
+    'croupier.syntax.ast.DealStmt': _init_53,
+    'croupier.syntax.ast.DeckStmt': _init_54,
+    'croupier.syntax.ast.DrawStmt': _init_55,
+    'croupier.syntax.ast.DrawWhileStmt': _init_56,
+    'croupier.syntax.ast.EffectiveStmt': _init_57,
+    'croupier.syntax.ast.EventStmt': _init_58,
+    'croupier.syntax.ast.GameStmt': _init_59,
+    'croupier.syntax.ast.GridLine': _init_60,
+    'croupier.syntax.ast.Label': _init_61,
+    'croupier.syntax.ast.LastRoundStmt': _init_62,
+    'croupier.syntax.ast.LetStmt': _init_63,
+    'croupier.syntax.ast.Limit': _init_64,
+    'croupier.syntax.ast.Named': _init_65,
+    'croupier.syntax.ast.OrderStmt': _init_66,
+    'croupier.syntax.ast.OutcomeStmt': _init_67,
+    'croupier.syntax.ast.PolicyStmt': _init_68,
+    'croupier.syntax.ast.RankRef': _init_69,
+    'croupier.syntax.ast.RankSet': _init_70,
+    'croupier.syntax.ast.RemoveStmt': _init_71,
+    'croupier.syntax.ast.RoomStmt': _init_72,
+    'croupier.syntax.ast.SeatsStmt': _init_73,
+    'croupier.syntax.ast.SettleClause': _init_74,
+    'croupier.syntax.ast.SettleStake': _init_75,
+    'croupier.syntax.ast.SettleStmt': _init_76,
+    'croupier.syntax.ast.ShoeStmt': _init_77,
+    'croupier.syntax.ast.SourceStmt': _init_78,
+    'croupier.syntax.ast.SpecFile': _init_79,
+    'croupier.syntax.ast.SqueezeStmt': _init_80,
+    'croupier.syntax.ast.StandStmt': _init_81,
+    'croupier.syntax.ast.Stmt': _init_82,
+    'croupier.syntax.ast.TiebreakStmt': _init_83,
+    'croupier.syntax.ast.TotalStmt': _init_84,
+    'croupier.syntax.ast.TypeStmt': _init_85,
+    'croupier.syntax.ast.ValidBetStmt': _init_86,
+    'croupier.syntax.ast.ValueItem': _init_87,
+    'croupier.syntax.ast.ValueStmt': _init_88,
+    'croupier.syntax.ast.VersionStmt': _init_89,
+    'croupier.syntax.ast.WildStmt': _init_90,
+    'croupier.syntax.bet_ast.LosesClause': _init_91,
+    'croupier.syntax.bet_ast.Payout': _init_92,
+    'croupier.syntax.bet_ast.PayoutRow': _init_93,
+    'croupier.syntax.bet_ast.PushClause': _init_94,
+    'croupier.syntax.bet_ast.WinsClause': _init_95,
+    'croupier.syntax.expr_ast.Binary': _init_96,
+    'croupier.syntax.expr_ast.BoolOp': _init_97,
+    'croupier.syntax.expr_ast.Call': _init_98,
+    'croupier.syntax.expr_ast.Compare': _init_99,
+    'croupier.syntax.expr_ast.Expr': _init_100,
+    'croupier.syntax.expr_ast.IfElse': _init_101,
+    'croupier.syntax.expr_ast.InRange': _init_102,
+    'croupier.syntax.expr_ast.IsTest': _init_103,
+    'croupier.syntax.expr_ast.Name': _init_104,
+    'croupier.syntax.expr_ast.Negate': _init_105,
+    'croupier.syntax.expr_ast.Not': _init_106,
+    'croupier.syntax.expr_ast.Num': _init_107,
 }

@@ -18,8 +18,9 @@ import inspect
 import itertools
 import re
 import tokenize
-from dataclasses import dataclass
 from functools import lru_cache
+
+from croupier.records import dataclass
 
 
 @dataclass(frozen=True)
