@@ -37,9 +37,15 @@ PIECE_BEGIN = re.compile(r"^# ---- runtime: (\w+) \(begin\) ---- ", re.MULTILINE
 
 
 @cache
+def module_text(module: str) -> str:
+    """The whole text of one runtime module's file, read once per process."""
+    return (RUNTIME / f"{module}.py").read_text(encoding="utf-8")
+
+
+@cache
 def runtime_text(module: str, marker: str) -> str:
     """The copied text of one runtime module: everything below its marker line."""
-    text = (RUNTIME / f"{module}.py").read_text(encoding="utf-8")
+    text = module_text(module)
     if marker not in text:
         raise ValueError(f"runtime/{module}.py has no {marker.strip()!r} line")
     return text.split(marker, 1)[1].strip("\n") + "\n"
@@ -74,7 +80,9 @@ def whole_copy(module: str) -> str | None:
         except (ValueError, OSError, UnicodeDecodeError):
             continue
         lines = text.splitlines()
-        return None if any(BEGIN.match(line) or END.match(line) for line in lines) else framed(module, lines)
+        marked = ("# ---- part " in text or "# ---- end " in text) and \
+            any(BEGIN.match(line) or END.match(line) for line in lines)  # (no line can match without those words)
+        return None if marked else framed(module, lines)
     return None
 
 
@@ -139,11 +147,13 @@ def _module_code(module: str) -> tuple[object, dict[str, object]] | None:
         spec = importlib.util.find_spec(f"{PACKAGE}.{module}")
         code = spec.loader.get_code(spec.name) if spec is not None and spec.loader is not None else None
         path = Path(spec.origin) if spec is not None and spec.origin else None
-        text = path.read_text(encoding="utf-8") if path is not None else ""
+        if code is None or path is None or path.resolve() != (RUNTIME / f"{module}.py").resolve():
+            return None
+        text = module_text(module)  # the file found is the runtime's own
     except (ImportError, OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
     marker = next((m for m in (ENGINE_MARKER, COMPANION_MARKER) if m in text), None)
-    if code is None or marker is None or path.resolve() != (RUNTIME / f"{module}.py").resolve():
+    if marker is None:
         return None
     head, body = text.split(marker, 1)
     if body.strip("\n") + "\n" != runtime_text(module, marker) or code.co_flags & _future_flags():
