@@ -229,6 +229,26 @@ def test_the_compiler_digest_follows_every_source_file(monkeypatch, tmp_path):
     assert len(set(digests)) == 4
 
 
+def test_the_compiler_digest_is_the_sha256_of_every_file_in_name_order(monkeypatch, tmp_path):
+    """Each file (name, length, bytes) in path order, a file of several megabytes read whole as well."""
+    import hashlib
+
+    copy = tmp_path / "compiler"
+    shutil.copytree(ROOT / "compiler", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "big.py").write_bytes(b"# " + bytes(range(256)) * 12_000 + b"\n")  # three read calls' worth
+    monkeypatch.setattr(cache, "COMPILER", copy)
+    expected = hashlib.sha256()
+    for path in sorted((p for p in copy.rglob("*") if p.suffix in cache.CODE_SUFFIXES and "__pycache__" not in
+                        p.parts), key=lambda p: str(p)):
+        data = path.read_bytes()
+        expected.update(str(path.relative_to(copy)).encode() + b"\0%d\0" % len(data) + data)
+    cache.compiler_digest.cache_clear()
+    try:
+        assert cache.compiler_digest() == expected.hexdigest()
+    finally:
+        cache.compiler_digest.cache_clear()
+
+
 def test_the_memory_keeps_the_most_recent_values_of_each_kind(own_memory):
     cache.forget()
     try:
