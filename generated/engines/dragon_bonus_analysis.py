@@ -269,9 +269,10 @@ class Enumerator:
                     for c in mono:
                         prod *= r[c]
                     monos.append((mono, prod))
-            shared = self.shared_removed[removed] = (monos, r)
-        monos, r = shared
-        got = self.removals[removed] = (monos, sum(k * u for k, u in zip(r, self.unit)))
+            shared = self.shared_removed[removed] = (monos, r, present)
+        monos, r, present = shared
+        unit = self.unit
+        got = self.removals[removed] = (monos, sum(r[c] * unit[c] for c in present))  # a class not removed adds 0
         return got
 
     def poly(self, path):
