@@ -26,12 +26,25 @@ def test_every_kept_scan_is_the_symbol_tables(text):
     assert code_reading._scanned_ahead(text) == code_reading.scan_text(text)
 
 
+@pytest.mark.parametrize("text", COPIES, ids=[t.split("\n", 1)[0].split()[3] + f"-{i}" for i, t in enumerate(COPIES)])
+def test_every_kept_list_of_public_calls_is_the_texts(text):
+    """The public calls kept with a copy are those read from its headers and docstrings (and from its whole
+    syntax tree: the two ways agree), and the ones a generated module lists."""
+    code_reading._calls.cache_clear()
+    kept = code_reading._calls(text)
+    assert code_reading._kept(text) is not None and kept == code_reading.calls_read(text)
+    assert kept == code_reading._calls_from_tree(text) and list(kept) == code_reading.public_calls(text)
+
+
 def test_a_text_that_is_not_kept_is_read_afresh(monkeypatch):
     text = COPIES[0].replace("\n", "\nunheard_of_name = 1\n", 1)
     assert code_reading._scanned_ahead(text) is None
     assert "unheard_of_name" in code_reading._scan(text)[1]
+    assert code_reading._calls(text) == code_reading.calls_read(text)
     monkeypatch.setattr(runtime_scans, "PYTHON", (2, 7))  # made by another Python: never used
+    code_reading._kept.cache_clear()
     assert code_reading._scanned_ahead(COPIES[0]) is None
+    code_reading._kept.cache_clear()
 
 
 def test_the_parts_counted_are_the_conditions_of_the_parts():

@@ -61,11 +61,16 @@ def names_read(text: str) -> set[str]:
 
 @lru_cache(maxsize=512)
 def _calls(text: str) -> tuple[Call, ...]:
-    """The public calls of a piece of code, read once: the runtime's pieces recur in every module.
+    """The public calls of a piece of code, read once: the runtime's pieces recur in every module. A copied
+    runtime module's are those kept with its scan (`scans_ahead`); any other piece's are read (`calls_read`)."""
+    kept = _kept(text)
+    return tuple(Call(*call) for call in kept[4]) if kept is not None else calls_read(text)
 
-    Read from the headers alone where it can (`_calls_from_headers`: the piece's symbol table,
-    already built for `symbols`, says where each module-level function and class starts, and
-    only its header and docstring are read), else from the whole syntax tree: the same calls."""
+
+def calls_read(text: str) -> tuple[Call, ...]:
+    """The public calls of a piece of code, read from the headers alone where it can (`_calls_from_headers`:
+    the piece's symbol table, already built for `symbols`, says where each module-level function and class
+    starts, and only its header and docstring are read), else from the whole syntax tree: the same calls."""
     calls = _calls_from_headers(text)
     return calls if calls is not None else _calls_from_tree(text)
 
@@ -308,15 +313,16 @@ def _scan(text: str) -> Scan:
     """`symbols`, and the functions and classes of the module's own scope, in order: (`def` or
     `class`, name, line, the lines of a class's `__init__` functions). A copied runtime module is
     looked up among the scans made ahead of time (`scans_ahead`); anything else is read by `scan_text`."""
-    if text.startswith(RUNTIME_PIECE):
-        known = _scanned_ahead(text)
-        if known is not None:
-            return known
-    return scan_text(text)
+    known = _scanned_ahead(text)
+    return known if known is not None else scan_text(text)
 
 
-def _scanned_ahead(text: str) -> Scan | None:
-    """The scan of `text` kept in `runtime_scans` (made by this version of Python), or None."""
+@lru_cache(maxsize=512)
+def _kept(text: str) -> tuple | None:
+    """What `runtime_scans` keeps for a copied runtime module's text (made by this version of Python): (names
+    read, bound, stored but not read, top-level definitions, public calls); None for any other text."""
+    if not text.startswith(RUNTIME_PIECE):
+        return None
     import sys
 
     from croupier.backends.engine import runtime_scans
@@ -324,10 +330,16 @@ def _scanned_ahead(text: str) -> Scan | None:
 
     if tuple(sys.version_info[:2]) != runtime_scans.PYTHON:
         return None
-    entry = runtime_scans.SCANS.get(text_digest(text))  # a piece's scan is kept under its text's digest
+    entry = runtime_scans.SCANS.get(text_digest(text))  # a piece's entry is kept under its text's digest
+    return entry if isinstance(entry, tuple) and len(entry) == 5 else None  # (one of another form: not kept)
+
+
+def _scanned_ahead(text: str) -> Scan | None:
+    """The scan of `text` kept in `runtime_scans` (made by this version of Python), or None."""
+    entry = _kept(text)
     if entry is None:
         return None
-    read, bound, stored, top = entry
+    read, bound, stored, top, _calls = entry
     names = frozenset(read.split())
     return names, frozenset(bound.split()), names | frozenset(stored.split()), top
 
