@@ -48,7 +48,8 @@ def test_a_text_that_is_not_kept_is_read_afresh(monkeypatch):
 
 
 def test_the_parts_counted_are_the_conditions_of_the_parts():
-    assert scans_ahead.conditions("shoe", scans_ahead.ENGINE_MARKER) == ["burn"]
+    assert scans_ahead.conditions("table_parts", scans_ahead.ENGINE_MARKER) == ["pushed-stakes", "squeeze", "void"]
+    assert scans_ahead.conditions("shoe", scans_ahead.ENGINE_MARKER) == []  # copied whole: its bytecode runs
     assert scans_ahead.conditions("analysis_round", scans_ahead.ENGINE_MARKER) is None
     assert scans_ahead.conditions("analysis_round", scans_ahead.COMPANION_MARKER) == []
     assert len(scans_ahead.conditions("dealt_parts", scans_ahead.ENGINE_MARKER)) > scans_ahead.MOST_CONDITIONS

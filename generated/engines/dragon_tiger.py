@@ -18,8 +18,7 @@ no_pushed_stakes, no_void), jsonl.
 Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.third, dealt_parts.same_rank,
 dealt_parts.grid_table, dealt_parts.repeats, dealt_parts.rooms, round_cards.card_at, round_cards.last_card,
 round_cards.same_suit, round_cards.count_class, round_cards.count_suit, round_cards.count_rank, round_cards.exact_mod,
-round_cards.is_soft, round_cards.soft_total, shoe.burn, table_parts.squeeze, table_parts.pushed_stakes,
-table_parts.void.
+round_cards.is_soft, round_cards.soft_total, table_parts.squeeze, table_parts.pushed_stakes, table_parts.void.
 
 Public calls (`__all__`), by part:
 
@@ -712,9 +711,11 @@ class Shoe:
         self.cut_out = None  # "during" or "between" once the cut card has come out
         self.last = False  # the next round is the shoe's last
         self.finished = False
-        if p["burn_reveal"]:
-            self.burn(p["burn_reveal"], p["burn_values"])
-
+        reveal = p["burn_reveal"]
+        if reveal:  # reveal cards and burn as many more as their burn values say
+            count = reveal + sum(p["burn_values"].get(RANK_OF[c], 0) for c in self.cards[:reveal])
+            self.burned = self.cards[:count]
+            self.position = count
 
     def remaining(self):
         return len(self.cards) - self.position

@@ -13,7 +13,7 @@ Exact analysis: not in this module but in its companion ez_baccarat_analysis.py 
 ez_baccarat_analysis.analyse(engine, decks), with this module as `engine`.
 
 Runtime parts: common, arith (round_to), dealt_round, dealt_parts (plain_total, third, card_value, same_rank,
-grid_table, no_repeats, pays_to, rooms), shoe (burn), table_ops, table_parts (squeeze, pushed_stakes, void), jsonl.
+grid_table, no_repeats, pays_to, rooms), shoe, table_ops, table_parts (squeeze, pushed_stakes, void), jsonl.
 Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.repeats, dealt_parts.no_rooms,
 table_parts.no_squeeze, table_parts.no_pushed_stakes, table_parts.no_void.
 
@@ -740,17 +740,11 @@ class Shoe:
         self.cut_out = None  # "during" or "between" once the cut card has come out
         self.last = False  # the next round is the shoe's last
         self.finished = False
-        if p["burn_reveal"]:
-            self.burn(p["burn_reveal"], p["burn_values"])
-
-    # ---- runtime: shoe.burn (begin) ---- if burn
-    def burn(self, reveal, values):
-        """Reveal `reveal` cards and burn as many more as their burn values say."""
-        shown = self.cards[:reveal]
-        count = reveal + sum(values.get(RANK_OF[c], 0) for c in shown)
-        self.burned = self.cards[:count]
-        self.position = count
-    # ---- runtime: shoe.burn (end) ----
+        reveal = p["burn_reveal"]
+        if reveal:  # reveal cards and burn as many more as their burn values say
+            count = reveal + sum(p["burn_values"].get(RANK_OF[c], 0) for c in self.cards[:reveal])
+            self.burned = self.cards[:count]
+            self.position = count
 
     def remaining(self):
         return len(self.cards) - self.position

@@ -17,10 +17,10 @@ same name and the same behaviour for a game without the feature), or `uses NAME`
 generated module every copied module and part is marked where it begins and ends,
 the module with its source file named:
 
-    # ---- runtime: shoe (begin) ---- croupier/backends/engine/runtime/shoe.py
-        # ---- runtime: shoe.burn (begin) ---- if burn
-        # ---- runtime: shoe.burn (end) ----
-    # ---- runtime: shoe (end) ----
+    # ---- runtime: table_parts (begin) ---- croupier/backends/engine/runtime/table_parts.py
+    # ---- runtime: table_parts.squeeze (begin) ---- if squeeze
+    # ---- runtime: table_parts.squeeze (end) ----
+    # ---- runtime: table_parts (end) ----
 """
 
 from __future__ import annotations
@@ -67,8 +67,6 @@ def features(game: Game, rules_code: str) -> frozenset[str]:
             out.add("void")
         if game.valid_bets_pushed_none:
             out.add("pushed-stakes")
-        if game.procedure.burn_reveal:
-            out.add("burn")
         if game.repeats:
             out.add("repeats")
         if game.soft is not None:

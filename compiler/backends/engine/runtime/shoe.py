@@ -49,17 +49,11 @@ class Shoe:
         self.cut_out = None  # "during" or "between" once the cut card has come out
         self.last = False  # the next round is the shoe's last
         self.finished = False
-        if p["burn_reveal"]:
-            self.burn(p["burn_reveal"], p["burn_values"])
-
-    # ---- part burn if burn ----
-    def burn(self, reveal, values):
-        """Reveal `reveal` cards and burn as many more as their burn values say."""
-        shown = self.cards[:reveal]
-        count = reveal + sum(values.get(RANK_OF[c], 0) for c in shown)
-        self.burned = self.cards[:count]
-        self.position = count
-    # ---- end burn ----
+        reveal = p["burn_reveal"]
+        if reveal:  # reveal cards and burn as many more as their burn values say
+            count = reveal + sum(p["burn_values"].get(RANK_OF[c], 0) for c in self.cards[:reveal])
+            self.burned = self.cards[:count]
+            self.position = count
 
     def remaining(self):
         return len(self.cards) - self.position
