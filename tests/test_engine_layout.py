@@ -146,9 +146,10 @@ def test_the_engine_carries_no_enumerator_and_the_companion_no_engine():
         assert len(enumerators) == 1 and "runtime: dealt_round" not in companion
         assert not any(isinstance(n, ast.Import | ast.ImportFrom) and game in ast.unparse(n)
                        for n in ast.walk(ast.parse(companion))), "the companion imports no engine"
-        # the longest, baccarat with two payout-table side bets: 1527 (1378 before the inlined `deal_at`);
-        # an enumerator (analysis_round alone is about 390 lines) would still overrun the bound
-        assert len(engine.splitlines()) < 1600
+        # the longest, baccarat with two payout-table side bets: 1607 (1378 before the inlined `deal_at`, 1527
+        # before the dealt parts were three modules); an enumerator (analysis_round alone is about 390 lines)
+        # would still overrun the bound
+        assert len(engine.splitlines()) < 1700
 
 
 def test_a_seat_game_carries_no_dealt_round_code_and_baccarat_no_wild_card_code():

@@ -52,7 +52,7 @@ def test_the_parts_counted_are_the_conditions_of_the_parts():
     assert scans_ahead.conditions("shoe", scans_ahead.ENGINE_MARKER) == []  # copied whole: its bytecode runs
     assert scans_ahead.conditions("analysis_round", scans_ahead.ENGINE_MARKER) is None
     assert scans_ahead.conditions("analysis_round", scans_ahead.COMPANION_MARKER) == []
-    assert len(scans_ahead.conditions("dealt_parts", scans_ahead.ENGINE_MARKER)) > scans_ahead.MOST_CONDITIONS
+    assert len(scans_ahead.conditions("round_cards", scans_ahead.ENGINE_MARKER)) > scans_ahead.MOST_CONDITIONS
     assert scans_ahead.conditions("dealt_round", scans_ahead.ENGINE_MARKER) == []
 
 

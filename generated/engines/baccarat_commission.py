@@ -12,8 +12,9 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion baccarat_commission_analysis.py beside it (standard library
 only): baccarat_commission_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common, arith (round_to), dealt_round, dealt_parts (plain_total, third, card_value, same_rank,
-grid_table, no_repeats, pays_to, rooms), shoe, table_ops, table_parts (squeeze, pushed_stakes, void), jsonl.
+Runtime parts: common, arith (round_to, pays_to), dealt_round, dealt_parts (plain_total, no_repeats, rooms),
+hand_reads (third, card_value, same_rank), draw_grids (grid_table), shoe, table_ops, table_parts (squeeze,
+pushed_stakes, void), jsonl.
 Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.repeats, dealt_parts.no_rooms,
 table_parts.no_squeeze, table_parts.no_pushed_stakes, table_parts.no_void.
 
@@ -45,6 +46,8 @@ common:
 
 arith:
   round_to(amount, unit, mode)    Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).
+  pays_to(stake, ratio, commission, unit, rounding)
+                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
 
 dealt_round:
   MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
@@ -59,14 +62,16 @@ dealt_round:
 
 dealt_parts:
   total(cards)                    The total of some cards, by the spec's values.
+  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
+  check_limits(room, bets)        Reject a stake outside the room's limits, naming the room and the limit.
+
+hand_reads:
   third(cards)                    The third card of a hand, or None when it has only two.
   card_value(card)                The value of one card; asking for a card that was not dealt is an error.
   same_rank(cards)                Whether all the cards are of one rank (a pair, for two cards).
+
+draw_grids:
   grid_table(columns, rows)       A draw table from its grid: {row key: 'D S …'} (or {(keys…): 'D S …'} for one key).
-  drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
-  pays_to(stake, ratio, commission, unit, rounding)
-                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
-  check_limits(room, bets)        Reject a stake outside the room's limits, naming the room and the limit.
 
 shoe:
   ShoeRanOut                      The cards ran out in the middle of a round (a hand drawing while a condition holds
@@ -143,8 +148,8 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate', 'total',
-    'third', 'card_value', 'same_rank', 'grid_table', 'drawing_steps', 'pays_to', 'check_limits', 'ShoeRanOut',
+    'pays_to', 'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate',
+    'total', 'drawing_steps', 'check_limits', 'third', 'card_value', 'same_rank', 'grid_table', 'ShoeRanOut',
     'round_max_cards', 'Shoe', 'table_bets', 'squeeze_schedule', 'settle_bettors', 'settled_for', 'TableRound',
     'Table', 'deal_shoe', 'table_round', 'squeeze_sides', 'squeeze_plan', 'pushed_bets', 'void_round', 'read_json',
     'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_natural', 'event_player_pair',
@@ -461,6 +466,17 @@ def round_to(amount, unit, mode):
 # ---- runtime: arith.round_to (end) ----
 
 
+# ---- runtime: arith.pays_to (begin) ---- if uses pays_to
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- runtime: arith.pays_to (end) ----
+
+
 # ---- runtime: arith (end) ----
 
 
@@ -616,69 +632,11 @@ def total(cards):
 # ---- runtime: dealt_parts.plain_total (end) ----
 
 
-# ---- runtime: dealt_parts.third (begin) ---- if uses third
-def third(cards):
-    """The third card of a hand, or None when it has only two."""
-    return cards[2] if len(cards) > 2 else None
-# ---- runtime: dealt_parts.third (end) ----
-
-
-# ---- runtime: dealt_parts.card_value (begin) ---- if uses card_value
-def card_value(card):
-    """The value of one card; asking for a card that was not dealt is an error."""
-    if card is None:
-        raise EngineError("a rule asked for a card that was not dealt")
-    return CARD_VALUE[card]
-# ---- runtime: dealt_parts.card_value (end) ----
-
-
-# ---- runtime: dealt_parts.same_rank (begin) ---- if uses same_rank
-def same_rank(cards):
-    """Whether all the cards are of one rank (a pair, for two cards)."""
-    if len(cards) < 2:
-        return False
-    rank = RANK_OF[cards[0]]
-    for c in cards:
-        if RANK_OF[c] != rank:
-            return False
-    return True
-# ---- runtime: dealt_parts.same_rank (end) ----
-
-
-# ---- runtime: dealt_parts.grid_table (begin) ---- if uses grid_table
-def grid_table(columns, rows):
-    """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
-
-    Cells are D (draw) or S (stand); the result maps a key, or a (row, column)
-    pair, to True for draw and False for stand.
-    """
-    table = {}
-    for row, cells in rows.items():
-        marks = cells.split()
-        if columns is None:
-            table.update({key: mark == "D" for key, mark in zip(row, marks) if mark in "DS"})
-        else:
-            table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
-    return table
-# ---- runtime: dealt_parts.grid_table (end) ----
-
-
 # ---- runtime: dealt_parts.no_repeats (begin) ---- if not repeats
 def drawing_steps(r):
     """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
     return DRAWERS
 # ---- runtime: dealt_parts.no_repeats (end) ----
-
-
-# ---- runtime: dealt_parts.pays_to (begin) ---- if uses pays_to
-def pays_to(stake, ratio, commission, unit, rounding):
-    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
-    win = stake * ratio
-    if commission:
-        win -= round_to(win * commission, unit, rounding)
-    value = stake + win
-    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- runtime: dealt_parts.pays_to (end) ----
 
 
 # ---- runtime: dealt_parts.rooms (begin) ---- if rooms
@@ -700,6 +658,63 @@ def check_limits(room, bets):
 
 
 # ---- runtime: dealt_parts (end) ----
+
+
+# ---- runtime: hand_reads (begin) ---- croupier/backends/engine/runtime/hand_reads.py
+
+# ---- runtime: hand_reads.third (begin) ---- if uses third
+def third(cards):
+    """The third card of a hand, or None when it has only two."""
+    return cards[2] if len(cards) > 2 else None
+# ---- runtime: hand_reads.third (end) ----
+
+
+# ---- runtime: hand_reads.card_value (begin) ---- if uses card_value
+def card_value(card):
+    """The value of one card; asking for a card that was not dealt is an error."""
+    if card is None:
+        raise EngineError("a rule asked for a card that was not dealt")
+    return CARD_VALUE[card]
+# ---- runtime: hand_reads.card_value (end) ----
+
+
+# ---- runtime: hand_reads.same_rank (begin) ---- if uses same_rank
+def same_rank(cards):
+    """Whether all the cards are of one rank (a pair, for two cards)."""
+    if len(cards) < 2:
+        return False
+    rank = RANK_OF[cards[0]]
+    for c in cards:
+        if RANK_OF[c] != rank:
+            return False
+    return True
+# ---- runtime: hand_reads.same_rank (end) ----
+
+
+# ---- runtime: hand_reads (end) ----
+
+
+# ---- runtime: draw_grids (begin) ---- croupier/backends/engine/runtime/draw_grids.py
+
+# ---- runtime: draw_grids.grid_table (begin) ---- if uses grid_table
+def grid_table(columns, rows):
+    """A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).
+
+    Cells are D (draw) or S (stand); the result maps a key, or a (row, column)
+    pair, to True for draw and False for stand.
+    """
+    table = {}
+    for row, cells in rows.items():
+        marks = cells.split()
+        if columns is None:
+            table.update({key: mark == "D" for key, mark in zip(row, marks) if mark in "DS"})
+        else:
+            table.update({(row, col): mark == "D" for col, mark in zip(columns, marks) if mark in "DS"})
+    return table
+# ---- runtime: draw_grids.grid_table (end) ----
+
+
+# ---- runtime: draw_grids (end) ----
 
 
 # ---- runtime: shoe (begin) ---- croupier/backends/engine/runtime/shoe.py

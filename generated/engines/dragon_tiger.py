@@ -12,13 +12,13 @@ run_jsonl(lines, write) answer `play --jsonl` requests.
 Exact analysis: not in this module but in its companion dragon_tiger_analysis.py beside it (standard library only):
 dragon_tiger_analysis.analyse(engine, decks), with this module as `engine`.
 
-Runtime parts: common, arith (round_to), dealt_round, dealt_parts (plain_total, card_value, no_repeats, pays_to,
-no_rooms), round_cards (first_card, card_rank, card_suit, loses), shoe, table_ops, table_parts (no_squeeze,
-no_pushed_stakes, no_void), jsonl.
-Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.third, dealt_parts.same_rank,
-dealt_parts.grid_table, dealt_parts.repeats, dealt_parts.rooms, round_cards.card_at, round_cards.last_card,
-round_cards.same_suit, round_cards.count_class, round_cards.count_suit, round_cards.count_rank, round_cards.exact_mod,
-round_cards.is_soft, round_cards.soft_total, table_parts.squeeze, table_parts.pushed_stakes, table_parts.void.
+Runtime parts: common, arith (round_to, pays_to), dealt_round, dealt_parts (plain_total, no_repeats, no_rooms),
+hand_reads (card_value), round_cards (first_card, card_rank, card_suit, loses), shoe, table_ops, table_parts
+(no_squeeze, no_pushed_stakes, no_void), jsonl.
+Left out for this spec: arith.exact_div, dealt_parts.soft_sum, dealt_parts.repeats, dealt_parts.rooms,
+hand_reads.third, hand_reads.same_rank, round_cards.card_at, round_cards.last_card, round_cards.same_suit,
+round_cards.count_class, round_cards.count_suit, round_cards.count_rank, round_cards.exact_mod, round_cards.is_soft,
+round_cards.soft_total, table_parts.squeeze, table_parts.pushed_stakes, table_parts.void.
 
 Public calls (`__all__`), by part:
 
@@ -48,6 +48,8 @@ common:
 
 arith:
   round_to(amount, unit, mode)    Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).
+  pays_to(stake, ratio, commission, unit, rounding)
+                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
 
 dealt_round:
   MissingCell(rule, key)          A draw table has no cell for the key a round reaches (a gap in the spec's grid).
@@ -62,11 +64,11 @@ dealt_round:
 
 dealt_parts:
   total(cards)                    The total of some cards, by the spec's values.
-  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
   drawing_steps(r)                (hand, decide) for each draw decision of a round, in order: each hand decides once.
-  pays_to(stake, ratio, commission, unit, rounding)
-                                  Stake back plus winnings at `ratio` to one, less a rounded commission on the win.
   check_limits(room, bets)        Reject any room: this game's spec has no rooms (so no table limits).
+
+hand_reads:
+  card_value(card)                The value of one card; asking for a card that was not dealt is an error.
 
 round_cards:
   first_card(cards)               The first card of a hand, or None when it holds none.
@@ -140,8 +142,8 @@ from fractions import Fraction
 __all__ = [
     'EngineError', 'InvalidCards', 'InvalidBet', 'InvalidTable', 'shoe_cards', 'parse_card', 'parse_cards',
     'check_copies', 'kind_of', 'json_text', 'check_name', 'check_object', 'parse_money', 'num_json', 'round_to',
-    'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate', 'total',
-    'card_value', 'drawing_steps', 'pays_to', 'check_limits', 'first_card', 'card_rank', 'card_suit', 'loses',
+    'pays_to', 'MissingCell', 'NotEnoughCards', 'Round', 'play', 'settle', 'record', 'read_request', 'adjudicate',
+    'total', 'drawing_steps', 'check_limits', 'card_value', 'first_card', 'card_rank', 'card_suit', 'loses',
     'ShoeRanOut', 'round_max_cards', 'Shoe', 'table_bets', 'squeeze_schedule', 'settle_bettors', 'settled_for',
     'TableRound', 'Table', 'deal_shoe', 'table_round', 'squeeze_plan', 'pushed_bets', 'void_round', 'read_json',
     'internal_error', 'encode_answer', 'answer', 'run_jsonl', 'event_suited_tie', 'stand_all', 'outcome_of',
@@ -442,6 +444,17 @@ def round_to(amount, unit, mode):
 # ---- runtime: arith.round_to (end) ----
 
 
+# ---- runtime: arith.pays_to (begin) ---- if uses pays_to
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- runtime: arith.pays_to (end) ----
+
+
 # ---- runtime: arith (end) ----
 
 
@@ -597,31 +610,11 @@ def total(cards):
 # ---- runtime: dealt_parts.plain_total (end) ----
 
 
-# ---- runtime: dealt_parts.card_value (begin) ---- if uses card_value
-def card_value(card):
-    """The value of one card; asking for a card that was not dealt is an error."""
-    if card is None:
-        raise EngineError("a rule asked for a card that was not dealt")
-    return CARD_VALUE[card]
-# ---- runtime: dealt_parts.card_value (end) ----
-
-
 # ---- runtime: dealt_parts.no_repeats (begin) ---- if not repeats
 def drawing_steps(r):
     """(hand, decide) for each draw decision of a round, in order: each hand decides once."""
     return DRAWERS
 # ---- runtime: dealt_parts.no_repeats (end) ----
-
-
-# ---- runtime: dealt_parts.pays_to (begin) ---- if uses pays_to
-def pays_to(stake, ratio, commission, unit, rounding):
-    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
-    win = stake * ratio
-    if commission:
-        win -= round_to(win * commission, unit, rounding)
-    value = stake + win
-    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- runtime: dealt_parts.pays_to (end) ----
 
 
 # ---- runtime: dealt_parts.no_rooms (begin) ---- if not rooms
@@ -633,6 +626,21 @@ def check_limits(room, bets):
 
 
 # ---- runtime: dealt_parts (end) ----
+
+
+# ---- runtime: hand_reads (begin) ---- croupier/backends/engine/runtime/hand_reads.py
+
+
+# ---- runtime: hand_reads.card_value (begin) ---- if uses card_value
+def card_value(card):
+    """The value of one card; asking for a card that was not dealt is an error."""
+    if card is None:
+        raise EngineError("a rule asked for a card that was not dealt")
+    return CARD_VALUE[card]
+# ---- runtime: hand_reads.card_value (end) ----
+
+
+# ---- runtime: hand_reads (end) ----
 
 
 # ---- runtime: round_cards (begin) ---- croupier/backends/engine/runtime/round_cards.py

@@ -12,7 +12,7 @@ Exact analysis: no companion module; `croupier analyze` enumerates this game's h
 
 Runtime parts: common, arith (exact_div), seat_hands, seat_hand_parts (no_wild), seat_table, seat_table_parts
 (against_banker), jsonl.
-Left out for this spec: arith.round_to, seat_hand_parts.wild, seat_table_parts.pairwise.
+Left out for this spec: arith.round_to, arith.pays_to, seat_hand_parts.wild, seat_table_parts.pairwise.
 
 Public calls (`__all__`), by part:
 

@@ -27,7 +27,8 @@ from croupier.semantics.model import Game, card_code, seats_that_bring
 
 # Runtime modules copied into an engine, in this order, by the kind of game.
 COMMON_MODULES = ["common", "arith"]
-DEALT_ROUND_MODULES = ["dealt_round", "dealt_parts", "round_cards", "shoe", "table_ops", "table_parts"]
+DEALT_ROUND_MODULES = ["dealt_round", "dealt_parts", "hand_reads", "draw_grids", "round_cards", "shoe", "table_ops",
+                       "table_parts"]
 SEAT_GAME_MODULES = ["seat_hands", "seat_hand_parts", "seat_table", "seat_table_parts"]
 FINAL_MODULES = ["jsonl"]
 RULES = "the rules of the spec"

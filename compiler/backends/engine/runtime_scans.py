@@ -6,12 +6,26 @@ PYTHON = (3, 11)
 # SHA-256 of a copied text -> (names read, names bound, names stored but not read, top-level definitions,
 # public calls: (name, signature, summary))
 SCANS = {
+    '04ccf07fe2f9a48b2b00db65e3e72cb87ae834819856ec53e8d0c7c5ceb922ac': (
+        'CARD_VALUE EngineError RANK_OF c card cards len rank',
+        'c card card_value cards rank same_rank',
+        '',
+        (('def', 'card_value', 5, ()), ('def', 'same_rank', 14, ())),
+        (('card_value', 'card_value(card)', 'The value of one card; asking for a card that was not dealt is an error.'), ('same_rank', 'same_rank(cards)', 'Whether all the cards are of one rank (a pair, for two cards).')),
+    ),
     '09d4ac55f1d82a6bf43405d7eb00d74413f6c79f407d563832d7a13731b7000c': (
         'BETS DEAL_ORDER EngineError FIRST_CARDS HANDS InvalidBet InvalidCards InvalidTable KeyError ROOMS SCHEDULE SCHEDULE_ORDER SETTLED SQUEEZE_ORDER Shoe Table TableRound TypeError amount any b bets bettor bool c cards check_copies check_limits check_name check_object codes counted cut_before deal_at dealt decks dict drawn exact first frozen getattr h hand int isinstance json_text k key kind_of known len list memo mine name no_valid_bets note num_json number out p parse_cards parse_money plan property pushed pushed_bets r record request returns room round_max_cards s seed self settle_bettors settled settled_for shoe squeeze_plan squeeze_schedule stake stakes start sum table_bets tr tuple v void void_round who',
         'FIRST_CARDS SCHEDULE SCHEDULE_ORDER SETTLED Table TableRound __class__ __init__ __slots__ amount b bets bettor c cards codes counted cut_before deal deal_shoe dealt decks drawn exact finished first frozen h hand k key known memo mine name note number out p plan pushed r record request returns room rounds s seed self settle_bettors settled settled_for shoe squeeze_schedule stake stakes start table_bets table_round tr v void who',
         '__slots__',
         (('def', 'genexpr', 3, ()), ('def', 'dictcomp', 4, ()), ('def', 'genexpr', 5, ()), ('def', 'table_bets', 8, ()), ('def', 'squeeze_schedule', 30, ()), ('def', 'settle_bettors', 41, ()), ('def', 'settled_for', 53, ()), ('class', 'TableRound', 65, (70,)), ('class', 'Table', 106, (109,)), ('def', 'deal_shoe', 157, ()), ('def', 'table_round', 162, ())),
         (('table_bets', 'table_bets(bets, room=None)', "Exact stakes per bettor from `{bettor: {bet: stake}}` (or one bettor's `{bet: stake}`)."), ('squeeze_schedule', 'squeeze_schedule(r, plan)', "(phase, hand, cards, bettors) steps: each hand's dealt cards, then each drawn card, in order."), ('settle_bettors', 'settle_bettors(r, bets)', "(every bettor's returns, every bettor's stakes not pushed) of a round: the same for every"), ('settled_for', 'settled_for(bets)', 'The settlements by settle key of exactly these stakes (`table_bets` output), kept for every'), ('TableRound', 'TableRound(number, cards, r, bets, plan, room=None, settled=None)', 'One round at a table: number, cards, the round, returns, valid bets, squeeze schedule.'), ('Table', 'Table(seed=None, room=None, decks=None)', 'A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all.'), ('deal_shoe', 'deal_shoe(seed, bets, room=None)', 'All the rounds of one shoe dealt from `seed`, with the same bets every round.'), ('table_round', 'table_round(request)', 'Adjudicate one logged round again: {"round", "cards", "bets", ["room"], ["void"]} -> TableRound.')),
+    ),
+    '0b572f8aa3f176eef8d5578b5b228b65e58257344921867d161a4db2322f8537': (
+        'CARD_VALUE DRAWERS InvalidBet MODULUS REPEATS ROOMS amount bets c cards check_name decide getattr hand held high json_text known len limits low name num_json parse_money r room s stake',
+        'amount bets c cards check_limits decide drawing_steps hand held high known limits low name r room s stake total',
+        '',
+        (('def', 'total', 4, ()), ('def', 'drawing_steps', 14, ()), ('def', 'check_limits', 30, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order; a hand that draws while a condition'), ('check_limits', 'check_limits(room, bets)', "Reject a stake outside the room's limits, naming the room and the limit.")),
     ),
     '0c5a5510b190e32ffd149152d9904cfe69035043bb31e4cd3cd61aa56f25fa91': (
         'ANALYSIS DEAL_ORDER DRAWERS FACT_INDEX HANDS SHARED a acc add add_value all any avail before bool by_code by_ids by_rank by_value c c0 caps card_classes classes code codes coef component counts d deal_part dealt dealt_codes dealt_state dealt_totals decks degree divmod dkey drawer_hand drawers drawn draws engine entry enumerate events f factor facts falling fid fill final finals first2 full g get got groups grown h hand hand_codes hand_round hands held i ids itertools k key keys kl last len list longer m m0 mask max merged min modulus moment_bound moments mono monos mult n name nxt operator out packed packed_finals pair2 part path pending per_hand plan poly polys present prod r range rank ranks removals removed rest run run0 s scalar scale seen self seq seqs shapes shared shift sig sorted st stand state states step steps sum t t0 takes terms test third third0 total tuple u unit used v value value_adder w walk weakref weight width x zip',
@@ -34,6 +48,20 @@ SCANS = {
         (('def', 'dictcomp', 3, ()), ('class', 'MissingCell', 6, (9,)), ('class', 'NotEnoughCards', 15, ()), ('class', 'Round', 19, (24,)), ('def', 'play', 32, ()), ('def', 'settle', 88, ()), ('def', 'record', 99, ()), ('def', 'read_request', 113, ()), ('def', 'adjudicate', 127, ())),
         (('MissingCell', 'MissingCell(rule, key)', "A draw table has no cell for the key a round reaches (a gap in the spec's grid)."), ('NotEnoughCards', 'NotEnoughCards', 'The cards given ran out before the round was over (a hand still had to draw).'), ('Round', 'Round()', "One adjudicated round: each hand's cards, the outcome, the cards used and the steps."), ('play', 'play(cards, explain=False, observe=None)', 'Adjudicate one round from cards in dealing order; unused cards are left over.'), ('settle', 'settle(r, bets)', 'What each bet returns, stake included (0 when lost), for an adjudicated round.'), ('record', 'record(r)', 'The round as the JSON record of the `play --jsonl` contract.'), ('read_request', 'read_request(request)', "(cards, bets, room) of a `play --jsonl` request, every field's type checked."), ('adjudicate', 'adjudicate(request)', 'Answer one `play --jsonl` request: {"cards": [...], "bets": {...}[, "room": name]}.')),
     ),
+    '14b133b431279fb9194dafb30de6bb61be4cd321213e7ab78d0e81854d30f9a0': (
+        'CARD_VALUE EngineError card',
+        'card card_value',
+        '',
+        (('def', 'card_value', 5, ()),),
+        (('card_value', 'card_value(card)', 'The value of one card; asking for a card that was not dealt is an error.'),),
+    ),
+    '3058cce22a36f3bc6b7c8a5e4446efce2dc36a3bb2d0976c69f1eb70e9ba34fd': (
+        '',
+        '',
+        '',
+        (),
+        (),
+    ),
     '3110d31540c5aa56d09b463882664bdf9c7fb004eeb1f0cdf51eb68b87b3ad82': (
         '',
         '',
@@ -41,12 +69,33 @@ SCANS = {
         (),
         (),
     ),
+    '351ef137a7f56d4c2c0b7fd92e30770e8f63a1a91750ac5609bcad021ac9fb3a': (
+        'EngineError Fraction a amount b commission floor_q isinstance mode n q ratio rest round_to rounding stake unit value win',
+        'a amount b commission exact_div floor_q mode n pays_to q ratio rest round_to rounding stake unit value win',
+        '',
+        (('def', 'exact_div', 4, ()), ('def', 'round_to', 13, ()), ('def', 'pays_to', 34, ())),
+        (('exact_div', 'exact_div(a, b)', 'Exact division for spec formulas.'), ('round_to', 'round_to(amount, unit, mode)', 'Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).'), ('pays_to', 'pays_to(stake, ratio, commission, unit, rounding)', 'Stake back plus winnings at `ratio` to one, less a rounded commission on the win.')),
+    ),
     '3decf3786e6013cbf7e5762d83d815ac4243a151eaa216a4c2675705500d6f00': (
         '',
         '',
         '',
         (),
         (),
+    ),
+    '4134ef5f09e2e76397e2b5ab84bfdf53e6aaf3ac400e805a84c4698a7eadb5b7': (
+        'CARD_VALUE DRAWERS InvalidBet MODULUS ROOMS amount bets c cards check_name high json_text known limits low name num_json parse_money room s stake',
+        'amount bets c cards check_limits drawing_steps high known limits low name r room s stake total',
+        '',
+        (('def', 'total', 4, ()), ('def', 'drawing_steps', 14, ()), ('def', 'check_limits', 21, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order: each hand decides once.'), ('check_limits', 'check_limits(room, bets)', "Reject a stake outside the room's limits, naming the room and the limit.")),
+    ),
+    '444871ae933e7136d4ce1e18da62099baa6980a994709009d2efca414c91dd94': (
+        'RANK_OF c cards len rank',
+        'c cards rank same_rank',
+        '',
+        (('def', 'same_rank', 5, ()),),
+        (('same_rank', 'same_rank(cards)', 'Whether all the cards are of one rank (a pair, for two cards).'),),
     ),
     '49307c8f4c70c754cadfc6df1011024d988b3cd681228bde833663b53ca74661': (
         'DEAL_ORDER DECKS DRAWERS InvalidTable RANK_OF SHOE_PROCEDURE bets c cards count counts cut deal_at decks got keep key keyed len limit n p pos r random reveal rng round_max_cards seed self settle shoe_cards size start sum used',
@@ -62,6 +111,13 @@ SCANS = {
         (('def', 'settle_seats', 4, ()), ('def', 'settle_seats', 18, ())),
         (('settle_seats', 'settle_seats(t, out, transfers)', 'Pairwise: every seat settles with every weaker seat, strongest first; `out["order"]` the order.'), ('settle_seats', 'settle_seats(t, out, transfers)', 'Against the banker: every player settles with the banker; `out["results"]` who won each.')),
     ),
+    '5154e20b7df9ef41bc7ed7d992d644376a1d017304e4a89356bb9ea07ec9c9e9': (
+        'Fraction amount commission floor_q isinstance mode n q ratio rest round_to rounding stake unit value win',
+        'amount commission floor_q mode n pays_to q ratio rest round_to rounding stake unit value win',
+        '',
+        (('def', 'round_to', 5, ()), ('def', 'pays_to', 26, ())),
+        (('round_to', 'round_to(amount, unit, mode)', 'Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).'), ('pays_to', 'pays_to(stake, ratio, commission, unit, rounding)', 'Stake back plus winnings at `ratio` to one, less a rounded commission on the win.')),
+    ),
     '515b569165d60091686dccb5f640afd5e971945e1ded96e87857a54e4dc8825d': (
         'InvalidTable PUSHED SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO VALID_PUSHED_NONE VOID_RETURNS_STAKES b best bets bettor dict frozenset hand max name placed r reason s side sides squeeze_sides stakes str test top tr tuple',
         '_ b best bets bettor hand name placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes test top tr void_round',
@@ -69,12 +125,12 @@ SCANS = {
         (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 34, ())),
         (('squeeze_sides', 'squeeze_sides(bets)', 'The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says.'), ('squeeze_plan', 'squeeze_plan(bets)', '{hand: (bettors…)} for every hand, in the squeeze order.'), ('pushed_bets', 'pushed_bets(r)', 'The bets whose stakes come back by their push rule this round (when pushes count no valid bet).'), ('void_round', 'void_round(tr, reason)', 'Void a round (a misdeal): every stake comes back and no valid bet counts.')),
     ),
-    '581010a1d3897581b404d5f6fbafcf808d03b66449e7813dc19def53e57cb1c4': (
-        'EngineError Fraction a amount b floor_q isinstance mode n q rest unit value',
-        'a amount b exact_div floor_q mode n q rest round_to unit value',
+    '5e8cc6f4851a147a442199dd570b5cb538cfbb3bce91d48cdd88cecafcdab374': (
+        'DRAWERS InvalidBet best_total cards check_name json_text room',
+        'bets cards check_limits drawing_steps r room total',
         '',
-        (('def', 'exact_div', 4, ()), ('def', 'round_to', 13, ())),
-        (('exact_div', 'exact_div(a, b)', 'Exact division for spec formulas.'), ('round_to', 'round_to(amount, unit, mode)', 'Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).')),
+        (('def', 'total', 5, ()), ('def', 'drawing_steps', 12, ()), ('def', 'check_limits', 19, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values: the best of their totals (see best_total)."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order: each hand decides once.'), ('check_limits', 'check_limits(room, bets)', "Reject any room: this game's spec has no rooms (so no table limits).")),
     ),
     '61df3646152f74aaaec66de3756414cf0a21ad7243605e68a927b1b178d2b9d7': (
         'BRINGS COINS_FROM EngineError FORMULAS InvalidTable MULTIPLIER NEEDS_BANKER SEATS STAKES_FROM TYPE_LABELS Table _amounts amount banker c check_copies check_name check_object coins dict evaluate exc formula getattr given hands high isinstance json_text key len list loser low min name needed needed_from num_json out parse_money read_table request s seat seats self setattr settle_seats settle_table stakes t transfers type v value values what winner',
@@ -90,12 +146,12 @@ SCANS = {
         (('def', 'is_wild', 5, ()), ('def', 'wild_substitutions', 10, ())),
         (('is_wild', 'is_wild(code)', "No wild cards in this game's spec."), ('wild_substitutions', 'wild_substitutions(codes)', "No wild cards in this game's spec: the hand is tried as it is, once.")),
     ),
-    '696c6e03b5f8134c3d7f2efd5f4a85cf797bd616989f3d2e9daf4f164882dcc7': (
-        'Fraction amount floor_q isinstance mode n q rest unit value',
-        'amount floor_q mode n q rest round_to unit value',
+    '6827d8263798f51870bb6dbc0f7c93302fa1e16f5b0af9395ddd79db8a2454f3': (
+        'CARD_VALUE DRAWERS InvalidBet MODULUS REPEATS c cards check_name decide getattr hand held json_text len r room s',
+        'bets c cards check_limits decide drawing_steps hand held r room s total',
         '',
-        (('def', 'round_to', 5, ()),),
-        (('round_to', 'round_to(amount, unit, mode)', 'Round an exact amount to a multiple of `unit` (down, up, half-up, half-even).'),),
+        (('def', 'total', 4, ()), ('def', 'drawing_steps', 14, ()), ('def', 'check_limits', 30, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order; a hand that draws while a condition'), ('check_limits', 'check_limits(room, bets)', "Reject any room: this game's spec has no rooms (so no table limits).")),
     ),
     '6c3869ad2233db3be5d4a834e788de0b6c19839e495559ba008c4b899657b05a': (
         'InvalidTable PUSHED SCHEDULE_ORDER VALID_PUSHED_NONE frozenset hand name r test',
@@ -103,6 +159,27 @@ SCANS = {
         '',
         (('def', 'squeeze_plan', 5, ()), ('def', 'pushed_bets', 12, ()), ('def', 'void_round', 21, ())),
         (('squeeze_plan', 'squeeze_plan(bets)', "{hand: ()} for every hand: this game's spec has no squeeze rule, so nobody squeezes."), ('pushed_bets', 'pushed_bets(r)', 'The bets whose stakes come back by their push rule this round (when pushes count no valid bet).'), ('void_round', 'void_round(tr, reason)', "Refuse to void a round: this game's spec has no void rule.")),
+    ),
+    '739063841cf65053b6c221f463f532e0e7e869e74504a2e1a0b3d9bcaf6216b6': (
+        'DRAWERS InvalidBet ROOMS amount best_total bets cards check_name high json_text known limits low name num_json parse_money room stake',
+        'amount bets cards check_limits drawing_steps high known limits low name r room stake total',
+        '',
+        (('def', 'total', 5, ()), ('def', 'drawing_steps', 12, ()), ('def', 'check_limits', 19, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values: the best of their totals (see best_total)."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order: each hand decides once.'), ('check_limits', 'check_limits(room, bets)', "Reject a stake outside the room's limits, naming the room and the limit.")),
+    ),
+    '79a7c98873d75169237c03d5ae08882e069a86a54c3cc6bd073128acdf80b367': (
+        '',
+        '',
+        '',
+        (),
+        (),
+    ),
+    '7fc803978090b9df7058479c18132503ab73b9dbd9e19e02129845ae213decb7': (
+        'CARD_VALUE DRAWERS InvalidBet MODULUS c cards check_name json_text room s',
+        'bets c cards check_limits drawing_steps r room s total',
+        '',
+        (('def', 'total', 4, ()), ('def', 'drawing_steps', 14, ()), ('def', 'check_limits', 21, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order: each hand decides once.'), ('check_limits', 'check_limits(room, bets)', "Reject any room: this game's spec has no rooms (so no table limits).")),
     ),
     '813494e9d33cb8236aacea68ec987b1c5081e67cadfc391ecb742bb36f31f17c': (
         'InvalidTable SCHEDULE_ORDER frozenset hand',
@@ -146,6 +223,34 @@ SCANS = {
         (('def', 'squeeze_sides', 4, ()), ('def', 'squeeze_plan', 17, ()), ('def', 'pushed_bets', 25, ()), ('def', 'void_round', 32, ())),
         (('squeeze_sides', 'squeeze_sides(bets)', 'The hand each bettor may squeeze: the squeezing bet with the larger stake, ties as the spec says.'), ('squeeze_plan', 'squeeze_plan(bets)', '{hand: (bettors…)} for every hand, in the squeeze order.'), ('pushed_bets', 'pushed_bets(r)', "No bets: in this game's spec a pushed stake still counts as a valid bet."), ('void_round', 'void_round(tr, reason)', 'Void a round (a misdeal): every stake comes back and no valid bet counts.')),
     ),
+    'ac8c0f41dcc01d8c422d36e7de4c7bebcbd324bc79bd60bf5aa9b4b4eaaefc79': (
+        'CARD_VALUE EngineError card cards len',
+        'card card_value cards third',
+        '',
+        (('def', 'third', 4, ()), ('def', 'card_value', 11, ())),
+        (('third', 'third(cards)', 'The third card of a hand, or None when it has only two.'), ('card_value', 'card_value(card)', 'The value of one card; asking for a card that was not dealt is an error.')),
+    ),
+    'b0856e97c2152530a59ef943aa8888b18120eae75c883303dcb47472410091a4': (
+        'CARD_VALUE EngineError RANK_OF c card cards len rank',
+        'c card card_value cards rank same_rank third',
+        '',
+        (('def', 'third', 4, ()), ('def', 'card_value', 11, ()), ('def', 'same_rank', 20, ())),
+        (('third', 'third(cards)', 'The third card of a hand, or None when it has only two.'), ('card_value', 'card_value(card)', 'The value of one card; asking for a card that was not dealt is an error.'), ('same_rank', 'same_rank(cards)', 'Whether all the cards are of one rank (a pair, for two cards).')),
+    ),
+    'b9746f5810b0414e4001ad7669c9313b662d97a6cc69ab2272f4a736e37a4744': (
+        'cells col columns key mark marks row rows table zip',
+        'cells col columns grid_table key mark marks row rows table',
+        '',
+        (('def', 'grid_table', 4, ()),),
+        (('grid_table', 'grid_table(columns, rows)', 'A draw table from its grid: {row key: "D S …"} (or {(keys…): "D S …"} for one key).'),),
+    ),
+    'c4d529023a09e5fffc0f8f98c05cd5856acf0742d114184b5639450342a2db2b': (
+        'DRAWERS InvalidBet REPEATS ROOMS amount best_total bets cards check_name decide getattr hand held high json_text known len limits low name num_json parse_money r room stake',
+        'amount bets cards check_limits decide drawing_steps hand held high known limits low name r room stake total',
+        '',
+        (('def', 'total', 5, ()), ('def', 'drawing_steps', 12, ()), ('def', 'check_limits', 28, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values: the best of their totals (see best_total)."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order; a hand that draws while a condition'), ('check_limits', 'check_limits(room, bets)', "Reject a stake outside the room's limits, naming the room and the limit.")),
+    ),
     'c8c530e86d65e45707e4aea6b8e93c66a059b114f23a70ace19864e38e4db2aa': (
         '_transfer banker loser out payment player results t tied transfers verdict who winner',
         'banker loser out player results settle_seats t tied transfers who winner',
@@ -174,6 +279,20 @@ SCANS = {
         (('class', 'EngineError', 3, ()), ('class', 'InvalidCards', 7, ()), ('class', 'InvalidBet', 11, ()), ('class', 'InvalidTable', 15, ()), ('def', 'dictcomp', 23, ()), ('def', 'dictcomp', 24, ()), ('def', 'dictcomp', 25, ()), ('def', 'shoe_cards', 28, ()), ('def', 'parse_card', 33, ()), ('def', 'parse_cards', 52, ()), ('def', 'check_copies', 61, ()), ('def', 'kind_of', 85, ()), ('def', 'json_text', 104, ()), ('def', 'check_name', 117, ()), ('def', 'check_object', 132, ()), ('def', '_bad_amount', 141, ()), ('def', '_digits_amount', 145, ()), ('def', 'parse_money', 157, ()), ('def', 'num_json', 194, ())),
         (('EngineError', 'EngineError', 'Base of every error this engine raises for bad input; the message says what is wrong.'), ('InvalidCards', 'InvalidCards', 'A card that is not in the deck, too few cards, or a card seen too often.'), ('InvalidBet', 'InvalidBet', 'An unknown bet, or a stake that is not a non-negative amount, or outside the table limits.'), ('InvalidTable', 'InvalidTable', 'A table that cannot be settled: wrong number of players, missing stakes or coins.'), ('shoe_cards', 'shoe_cards(decks)', "Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."), ('parse_card', 'parse_card(text)', 'The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`.'), ('parse_cards', 'parse_cards(cards)', 'Card codes from a list of card texts or one space-separated string.'), ('check_copies', 'check_copies(codes)', 'Reject a card seen more often than the shoe holds it.'), ('kind_of', 'kind_of(value)', 'How a JSON value is called in an error message.'), ('json_text', 'json_text(value)', 'A value shown in a message: short, one line, and only characters any output can encode.'), ('check_name', 'check_name(value, what, error=EngineError)', 'A name from a request (room, bettor, seat, banker): printable text of at most MAX_NAME characters.'), ('check_object', 'check_object(value, what, error=EngineError, missing_ok=True)', 'A JSON object field; null or absent reads as {} when `missing_ok`.'), ('parse_money', 'parse_money(value, what)', 'An exact, non-negative amount (stake, coins) from a JSON int, a JSON number or a decimal text.'), ('num_json', 'num_json(x)', 'An exact number for JSON: an int when whole, else a decimal string, else "n/d".')),
     ),
+    'd9c1728d7770181d7662af4c2a9937ba32502f0a9c365940090e3b3949e51fad': (
+        'RANK_OF c cards len rank',
+        'c cards rank same_rank third',
+        '',
+        (('def', 'third', 4, ()), ('def', 'same_rank', 11, ())),
+        (('third', 'third(cards)', 'The third card of a hand, or None when it has only two.'), ('same_rank', 'same_rank(cards)', 'Whether all the cards are of one rank (a pair, for two cards).')),
+    ),
+    'decdff7ac2506a7f4a3f04ba09f45155ded320155d11d9366c69ed6d1d902766': (
+        'DRAWERS InvalidBet REPEATS best_total cards check_name decide getattr hand held json_text len r room',
+        'bets cards check_limits decide drawing_steps hand held r room total',
+        '',
+        (('def', 'total', 5, ()), ('def', 'drawing_steps', 12, ()), ('def', 'check_limits', 28, ())),
+        (('total', 'total(cards)', "The total of some cards, by the spec's values: the best of their totals (see best_total)."), ('drawing_steps', 'drawing_steps(r)', '(hand, decide) for each draw decision of a round, in order; a hand that draws while a condition'), ('check_limits', 'check_limits(room, bets)', "Reject any room: this game's spec has no rooms (so no table limits).")),
+    ),
     'df8f4da5f96049fd5f3dfb86af0409612b02540a3dfe86451819323420c5ec1c': (
         'InvalidTable SCHEDULE_ORDER SQUEEZE_BETS SQUEEZE_TIES_TO b best bets bettor frozenset hand max placed s side sides squeeze_sides stakes top tuple',
         '_ b best bets bettor hand placed pushed_bets r reason s side sides squeeze_plan squeeze_sides stakes top tr void_round',
@@ -187,6 +306,13 @@ SCANS = {
         '',
         (('def', 'read_json', 9, ()), ('def', 'internal_error', 19, ()), ('def', 'encode_answer', 24, ()), ('def', 'answer', 38, ()), ('def', 'run_jsonl', 51, ())),
         (('read_json', 'read_json(text)', 'One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError.'), ('internal_error', 'internal_error(exc)', 'The answer for an exception no input check foresaw: named, short, for this line only.'), ('encode_answer', 'encode_answer(result)', 'The answer as one line of JSON text that UTF-8 can always encode (no lone surrogates).'), ('answer', 'answer(line)', 'The JSON answer to one request line; bad input gives {"error": …}, never an exception.'), ('run_jsonl', 'run_jsonl(lines, write)', 'Answer every line of a stream, in order, in constant memory.')),
+    ),
+    'ea65284337fdc45260d5468ded30941a9ae3c056307f82c2e9cf261e442a0a0d': (
+        'cards len',
+        'cards third',
+        '',
+        (('def', 'third', 4, ()),),
+        (('third', 'third(cards)', 'The third card of a hand, or None when it has only two.'),),
     ),
     'f138b82b5d1b0afbe971926473ca1d7954f92e951baef862563d26f27df2f1bd': (
         'CARD_ORDER CARD_STRENGTH CLASSES EngineError FRACTION_TOTALS FRACTION_VALUED Fraction HAND_SIZE HandFacts HandValue InvalidCards JOKERS KINDS MARK_BASE MAX_KINDS NO_KIND RANK_OF RANK_SUMS SUIT_ORDER SUIT_STRENGTH TIEBREAK TOP_PLACE TYPES TYPE_INDEX TYPE_TESTS VALUE VALUE_UNIT VALUE_UNITS WILD_BEST_BY _substituted_kind best bool c cards check_copies choice choices classify code codes dm du enumerate facts frozenset got high i int isinstance k key kind len list low m marks math max members name num_json out parse_cards pos r rank ranks self strength subbed substitution substitution_json suit sum test top top_card total tuple u units v value wild wild_at wild_substitutions with_substitution zip',

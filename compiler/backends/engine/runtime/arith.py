@@ -1,7 +1,8 @@
 """Engine runtime: the exact arithmetic that a spec's rules may use, each piece a part.
 
 Each piece is a part, copied only into an engine whose rules use it (the module is left
-out whole when none is): division in a formula, and rounding a payout to its unit. They
+out whole when none is): division in a formula, rounding a payout to its unit, and what a
+stake returns at a ratio less a rounded commission. They
 live apart from `common` so that `common` has no parts: a module without parts is copied
 whole into every engine, and loading an engine in process then runs it from the package's
 bytecode (`runtime_files`) instead of compiling its copy.
@@ -40,3 +41,14 @@ def round_to(amount, unit, mode):
     value = n * unit
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
 # ---- end round_to ----
+
+
+# ---- part pays_to if uses pays_to ----
+def pays_to(stake, ratio, commission, unit, rounding):
+    """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
+    win = stake * ratio
+    if commission:
+        win -= round_to(win * commission, unit, rounding)
+    value = stake + win
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+# ---- end pays_to ----
