@@ -165,3 +165,17 @@ def test_copies_are_found_as_the_marker_expression_finds_them(text: str):
 @given(st.lists(_BITS, max_size=14).map("".join))
 def test_gaps_are_narrowed_as_the_expression_narrows_them(text: str):
     assert narrowed(text) == re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+def test_a_runtime_file_edited_after_its_copy_was_read_is_not_run_from_bytecode(monkeypatch):
+    """The copy a generated module holds was read when the module was emitted; when the file says otherwise
+    now (edited in a long-lived process), its bytecode is the new text's, and the copy is compiled instead."""
+    copied = runtime_files.runtime_text("analysis_summary", COMPANION_MARKER)
+    runtime_files._module_code.cache_clear()
+    try:
+        assert runtime_files._module_code("analysis_summary") is not None
+        runtime_files._module_code.cache_clear()
+        monkeypatch.setattr(runtime_files, "runtime_text", lambda module, marker: copied + "\n# an older copy\n")
+        assert runtime_files._module_code("analysis_summary") is None
+    finally:
+        runtime_files._module_code.cache_clear()

@@ -149,7 +149,8 @@ def _module_code(module: str) -> tuple[object, dict[str, object]] | None:
         path = Path(spec.origin) if spec is not None and spec.origin else None
         if code is None or path is None or path.resolve() != (RUNTIME / f"{module}.py").resolve():
             return None
-        text = module_text(module)  # the file found is the runtime's own
+        text = path.read_text(encoding="utf-8")  # read again, not `module_text`: a file edited since the copy
+        # was read (in a long-lived process) has bytecode for the new text, which the comparison below refuses
     except (ImportError, OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
     marker = next((m for m in (ENGINE_MARKER, COMPANION_MARKER) if m in text), None)
