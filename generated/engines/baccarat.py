@@ -709,6 +709,7 @@ class Shoe:
         self.cut_out = None  # "during" or "between" once the cut card has come out
         self.last = False  # the next round is the shoe's last
         self.finished = False
+        self._keep = round_max_cards()
         reveal = p["burn_reveal"]
         if reveal:  # reveal cards and burn as many more as their burn values say
             count = reveal + sum(p["burn_values"].get(RANK_OF[c], 0) for c in self.cards[:reveal])
@@ -732,9 +733,10 @@ class Shoe:
             r, key = deal_at(self.cards, start, "round")
         else:
             r, key = deal_at(self.cards, start), None
-        self.position = start + r.cards_used
+        pos = self.position = start + r.cards_used
         self.rounds_dealt += 1
-        self.after_round(start)
+        if self.last or pos >= self.cut or len(self.cards) - pos < self._keep:
+            self.after_round(start)  # the last-round rule, only where it can apply
         return r, key, start
 
     def after_round(self, start):
@@ -747,7 +749,7 @@ class Shoe:
                 self.finished = True
             else:
                 self.last = True
-        if self.remaining() < round_max_cards():
+        if len(self.cards) - self.position < self._keep:
             self.finished = True
 
     def settle_counts(self, limit=None):
@@ -756,7 +758,7 @@ class Shoe:
         counts = {}
         cards = self.cards
         cut = self.cut
-        keep = round_max_cards()
+        keep = self._keep
         size = len(cards)
         n = 0
         while not self.finished and n != limit:

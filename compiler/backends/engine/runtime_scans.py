@@ -55,6 +55,13 @@ SCANS = {
         (('def', 'card_value', 5, ()),),
         (('card_value', 'card_value(card)', 'The value of one card; asking for a card that was not dealt is an error.'),),
     ),
+    '2271c605f5aaec181de494b44449036315820925d8553e766798188ba99f476a': (
+        'DEAL_ORDER DECKS DRAWERS InvalidTable RANK_OF SHOE_PROCEDURE bets c cards count counts cut deal_at decks got keep key keyed len limit n p pos r random reveal rng round_max_cards seed self settle shoe_cards size start sum used',
+        'Shoe ShoeRanOut _ __class__ __init__ after_round bets c cards count counts cut deal_round decks got keep key keyed limit n next_keyed_round next_round p pos r remaining reveal rng round_max_cards seed self settle_counts size start used',
+        '_',
+        (('class', 'ShoeRanOut', 3, ()), ('def', 'round_max_cards', 7, ()), ('class', 'Shoe', 15, (23,))),
+        (('ShoeRanOut', 'ShoeRanOut', 'The cards ran out in the middle of a round (a hand drawing while a condition holds went past them).'), ('round_max_cards', 'round_max_cards()', 'The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.'), ('Shoe', 'Shoe(seed=None, decks=None)', "A shuffled shoe of the spec's decks, dealt by the spec's procedure.")),
+    ),
     '3058cce22a36f3bc6b7c8a5e4446efce2dc36a3bb2d0976c69f1eb70e9ba34fd': (
         '',
         '',
@@ -96,13 +103,6 @@ SCANS = {
         '',
         (('def', 'same_rank', 5, ()),),
         (('same_rank', 'same_rank(cards)', 'Whether all the cards are of one rank (a pair, for two cards).'),),
-    ),
-    '49307c8f4c70c754cadfc6df1011024d988b3cd681228bde833663b53ca74661': (
-        'DEAL_ORDER DECKS DRAWERS InvalidTable RANK_OF SHOE_PROCEDURE bets c cards count counts cut deal_at decks got keep key keyed len limit n p pos r random reveal rng round_max_cards seed self settle shoe_cards size start sum used',
-        'Shoe ShoeRanOut _ __class__ __init__ after_round bets c cards count counts cut deal_round decks got keep key keyed limit n next_keyed_round next_round p pos r remaining reveal rng round_max_cards seed self settle_counts size start used',
-        '_',
-        (('class', 'ShoeRanOut', 3, ()), ('def', 'round_max_cards', 7, ()), ('class', 'Shoe', 15, (23,))),
-        (('ShoeRanOut', 'ShoeRanOut', 'The cards ran out in the middle of a round (a hand drawing while a condition holds went past them).'), ('round_max_cards', 'round_max_cards()', 'The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.'), ('Shoe', 'Shoe(seed=None, decks=None)', "A shuffled shoe of the spec's decks, dealt by the spec's procedure.")),
     ),
     '4c509ee8231343ac5848b0e9083b96481597a494454d1a6254674ccc523e6da8': (
         '_transfer banker enumerate i loser order out payment player results s sorted t tied transfers verdict who winner',
