@@ -57,6 +57,8 @@ def _compiled(source: str, filename: str) -> tuple[types.CodeType | RuntimeCode,
     # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
     # (a `from __future__` feature of the text would not reach the parts compiled after the first)
     pieces = whole_copies(source) if "# ---- runtime: " in source and "from __future__" not in source else []
+    if not pieces:
+        return (compile(source, filename, "exec", dont_inherit=True),)
     parts: list = []
     start = 0
     try:
@@ -71,9 +73,7 @@ def _compiled(source: str, filename: str) -> tuple[types.CodeType | RuntimeCode,
                 parts.append(RuntimeCode(module, source[begin:end], source.count("\n", 0, begin), filename))
             start = end
     except (SyntaxError, ValueError):
-        parts = []
-    if not parts or not pieces:
-        return (compile(source, filename, "exec", dont_inherit=True),)
+        return (compile(source, filename, "exec", dont_inherit=True),)  # whole, with its own error if any
     return tuple(parts)
 
 
