@@ -38,9 +38,9 @@ FORMAT = 5  # how `encode` writes the tables: part of the digest, so a module in
 
 def grammar_digest(grammar: str, options: dict) -> str:
     """The SHA-256 of a grammar's text, the parser options the tables are built with and `FORMAT`."""
-    from croupier.cache import sha256
+    from croupier.cache import text_digest
 
-    return sha256(json.dumps([grammar, options, FORMAT], sort_keys=True).encode("utf-8")).hexdigest()
+    return text_digest(json.dumps([grammar, options, FORMAT], sort_keys=True))
 
 
 def canonical(table: dict) -> dict:

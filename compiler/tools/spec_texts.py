@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from croupier.cache import sha256
+from croupier.cache import text_digest
 from croupier.semantics.resolve import Loader
 
 
@@ -31,7 +31,7 @@ class SpecTexts:
     @property
     def digest(self) -> str:
         """The SHA-256 of the texts alone (the spec's, then its bases' in the order read), not of their paths."""
-        return sha256(json.dumps([text for _, text in self.sources]).encode("utf-8")).hexdigest()
+        return text_digest(json.dumps([text for _, text in self.sources]))
 
     @classmethod
     def of(cls, sources: dict[str, str], shown: str) -> SpecTexts:

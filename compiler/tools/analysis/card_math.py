@@ -17,8 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.backends.cards import i18n
-from croupier.backends.engine.loader import exact_analysis, shared_engine
-from croupier.cache import cached, sha256
+from croupier.backends.engine.loader import exact_analysis, shared_engine, source_digest
+from croupier.cache import cached
 from croupier.semantics.model import Game
 from croupier.tools.analysis.edge_chart import chart_from_rows
 from croupier.tools.analysis.report import DECK_TABLE, dec, pct, sqrt_dec
@@ -52,7 +52,7 @@ def engine_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.emitter import emit_engine
 
     source = _emitted("engine", game, emit_engine)
-    return sha256(source.encode("utf-8")).hexdigest(), shared_engine(source, f"math_{game.name}")
+    return source_digest(source), shared_engine(source, f"math_{game.name}")
 
 
 def companion_of(game: Game) -> tuple[str, object]:
@@ -60,8 +60,7 @@ def companion_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
     source = _emitted("companion", game, emit_analysis_module)
-    return (sha256(source.encode("utf-8")).hexdigest(),
-            shared_engine(source, f"math_{game.name}_analysis"))
+    return source_digest(source), shared_engine(source, f"math_{game.name}_analysis")
 
 
 def analysis_of(game: Game, decks: int | None = None) -> dict:
