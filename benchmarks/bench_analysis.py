@@ -18,7 +18,7 @@ warm ratio <= 1.0.
   as the first run after an edit does.
 
 Both run with the compiler's bytecode present, as after an ordinary install: the
-benchmark byte-compiles `compiler/` first (`compileall`, into the `__pycache__`
+benchmark byte-compiles `compiler/croupier/` first (`compileall`, into the `__pycache__`
 folders git ignores), since PYTHONDONTWRITEBYTECODE would otherwise leave every
 run compiling the compiler's own source. It compiles every file again (`force`):
 `compileall` takes a bytecode file as fresh when it names the source's modification
@@ -97,7 +97,7 @@ def in_process_handwritten(repeat: int) -> float:
 
 def main() -> int:
     repeat = int(sys.argv[1]) if len(sys.argv) > 1 else 7
-    compileall.compile_dir(ROOT / "compiler", quiet=1, force=True)  # bytecode present, as after an install
+    compileall.compile_dir(ROOT / "compiler" / "croupier", quiet=1, force=True)  # bytecode present, as after an install
     analyze = [sys.executable, "-m", "croupier.cli.main", "analyze", "spec/baccarat.rules", "--json"]
     with tempfile.TemporaryDirectory() as cache:
         warm = {**os.environ, "CROUPIER_CACHE": cache}

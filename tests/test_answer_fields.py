@@ -29,8 +29,8 @@ from croupier.semantics.resolve import Loader
 from croupier.semantics.resolve_checks import draw_ident
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNTIME = ROOT / "compiler" / "backends" / "engine" / "runtime"
-WRITERS = [ROOT / "compiler" / "tools" / name for name in ("explain.py", "replay.py")]  # add to an answer
+RUNTIME = ROOT / "compiler" / "croupier" / "backends" / "engine" / "runtime"
+WRITERS = [ROOT / "compiler" / "croupier" / "tools" / name for name in ("explain.py", "replay.py")]  # add to an answer
 ANSWER_VARS = ("out", "note", "result", "record", "rec")  # variables holding an answer or a record
 NOT_ANSWERS = ("analysis_round.py", "analysis_general.py", "analysis_summary.py", "__init__.py")  # the exact analysis nests spec names one level down
 SPEC_SHAPED = re.compile("^(" + "|".join(re.escape(p) for p in SPEC_IDENTIFIER_PREFIXES) + ")")

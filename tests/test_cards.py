@@ -486,18 +486,18 @@ def test_md_filters_neutralise_markup():
 def test_catalogs_translate_every_template_message():
     extracted = {
         msg[2] if isinstance(msg[2], str) else msg[2][0]
-        for msg in extract_from_dir(str(ROOT / "compiler" / "backends" / "cards" / "templates"), [("**.j2", "jinja2")],
+        for msg in extract_from_dir(str(ROOT / "compiler" / "croupier" / "backends" / "cards" / "templates"), [("**.j2", "jinja2")],
                                     options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})
     }
-    # the words of the rules (compiler/backends/cards/*.py) and the mathematics section's prose (babel.cfg names both)
-    sources = sorted((ROOT / "compiler" / "backends" / "cards").glob("*.py"))
-    sources.append(ROOT / "compiler" / "tools" / "analysis" / "card_math.py")
+    # the words of the rules (compiler/croupier/backends/cards/*.py) and the mathematics section's prose (babel.cfg names both)
+    sources = sorted((ROOT / "compiler" / "croupier" / "backends" / "cards").glob("*.py"))
+    sources.append(ROOT / "compiler" / "croupier" / "tools" / "analysis" / "card_math.py")
     for path in sources:
         extracted |= {msg[1] if isinstance(msg[1], str) else msg[1][0] for msg in extract_from_file("python", str(path))}
     assert len(extracted) > 200
-    with (ROOT / "compiler" / "backends" / "cards" / "locale" / "messages.pot").open("rb") as fp:
+    with (ROOT / "compiler" / "croupier" / "backends" / "cards" / "locale" / "messages.pot").open("rb") as fp:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fp) if m.id}
-    assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/backends/cards/locale/README.md)"
+    assert pot == extracted, "messages.pot is stale: run pybabel extract (see compiler/croupier/backends/cards/locale/README.md)"
     for lang in i18n.catalog_languages():
         assert i18n.missing_messages(lang, extracted) == [], lang
 

@@ -187,7 +187,7 @@ def test_expected_return_above_one_is_a_warning_only() -> None:
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     """`croupier ARGS` in a child process, which keeps the bytecode of the modules it compiles (as Python does by
-    default, PYTHONDONTWRITEBYTECODE set or not here): compiler/ is compiled once into the `__pycache__` folders
+    default, PYTHONDONTWRITEBYTECODE set or not here): compiler/croupier/ is compiled once into the `__pycache__` folders
     git ignores, not again in every child; Python reads a module's bytecode only while it matches the source."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(ROOT)

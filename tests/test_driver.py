@@ -189,7 +189,7 @@ def test_build_then_check_in_one_process_compiles_once(resolves, tmp_path):
 
 def test_only_the_driver_resolves_specs():
     """No module outside the semantics stage and the driver makes a spec loader."""
-    users = sorted(str(p.relative_to(ROOT / "compiler")) for p in (ROOT / "compiler").rglob("*.py")
+    users = sorted(str(p.relative_to(ROOT / "compiler" / "croupier")) for p in (ROOT / "compiler" / "croupier").rglob("*.py")
                    if re.search(r"\bLoader\(|\bresolve_file\(", p.read_text(encoding="utf-8")))
     # croupier diff reads a spec and its bases from a git revision (texts not on disk, which the driver
     # never reads): its version loader is the one other reader of specs
@@ -216,7 +216,7 @@ def test_the_version_is_the_package_version():
 
 def test_the_compiler_digest_follows_every_source_file(monkeypatch, tmp_path):
     copy = tmp_path / "compiler"
-    shutil.copytree(ROOT / "compiler", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "compiler" / "croupier", copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache, "COMPILER", copy)
     digests = []
     for edit in (None, "syntax/croupier.lark", "backends/cards/templates/card.md.j2", "driver/compile.py"):
@@ -234,7 +234,7 @@ def test_the_compiler_digest_is_the_sha256_of_every_file_in_name_order(monkeypat
     import hashlib
 
     copy = tmp_path / "compiler"
-    shutil.copytree(ROOT / "compiler", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "compiler" / "croupier", copy, ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "big.py").write_bytes(b"# " + bytes(range(256)) * 12_000 + b"\n")  # three read calls' worth
     monkeypatch.setattr(cache, "COMPILER", copy)
     expected = hashlib.sha256()

@@ -11,7 +11,7 @@ from conftest import ROOT
 from croupier.backends.engine import api, code_reading
 
 SOURCES = sorted((ROOT / "generated" / "engines").glob("*.py")) + sorted(
-    p for p in (ROOT / "compiler" / "backends" / "engine" / "runtime").glob("*.py") if p.name != "__init__.py")
+    p for p in (ROOT / "compiler" / "croupier" / "backends" / "engine" / "runtime").glob("*.py") if p.name != "__init__.py")
 
 AWKWARD = {
     "decorated, multi-line header, annotations with colons": '''

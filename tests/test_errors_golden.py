@@ -20,8 +20,8 @@ ERRORS = sorted((ROOT / "tests" / "errors").glob("*.rules"))
 EXPECT = re.compile(r"^# expect: (.+)$", re.MULTILINE)
 # the modules whose diagnostic codes must each have a golden file
 # every module of the stages that report on spec text: syntax, semantics and the checks
-EMITTERS = sorted(str(p.relative_to(ROOT / "compiler")) for stage in ("syntax", "semantics", "checks")
-                  for p in (ROOT / "compiler" / stage).glob("*.py") if p.name != "cases.py")  # cases: not spec text
+EMITTERS = sorted(str(p.relative_to(ROOT / "compiler" / "croupier")) for stage in ("syntax", "semantics", "checks")
+                  for p in (ROOT / "compiler" / "croupier" / stage).glob("*.py") if p.name != "cases.py")  # cases: not spec text
 # codes no spec text can produce, with the reason
 UNREACHABLE = {
     "E0000": "an unreadable file (tested in test_checks.py)",
@@ -56,7 +56,7 @@ def test_paths_are_relative() -> None:
 def test_every_code_has_a_golden() -> None:
     emitted = set()
     for name in EMITTERS:
-        emitted |= set(re.findall(r'"([EWN]\d{4})"', (ROOT / "compiler" / name).read_text(encoding="utf-8")))
+        emitted |= set(re.findall(r'"([EWN]\d{4})"', (ROOT / "compiler" / "croupier" / name).read_text(encoding="utf-8")))
     covered = {m.group(1) for p in ERRORS for line in expected(p) for m in [re.search(r"\[([EWN]\d{4})\]", line)] if m}
     assert emitted - covered - set(UNREACHABLE) == set()
 

@@ -44,7 +44,7 @@ def test_the_committed_tables_are_fresh():
         assert parser().source_path != "<deserialized>"
         return
     assert module_text() == grammar_tables.DATA_MODULE.read_text(encoding="utf-8"), \
-        "run python -m croupier.syntax.grammar_tables and commit compiler/syntax/grammar_tables_data.py"
+        "run python -m croupier.syntax.grammar_tables and commit compiler/croupier/syntax/grammar_tables_data.py"
 
 
 def test_the_tables_do_not_depend_on_string_hashing():

@@ -333,7 +333,7 @@ def test_init_is_compiled_at_the_first_instance() -> None:
 def test_the_committed_inits_are_fresh() -> None:
     """`dataclass_inits.py`, regenerated from the package's classes, is the same text as the committed one."""
     assert records.inits_module_text() == records.INITS_MODULE.read_text(encoding="utf-8"), \
-        "run python -m croupier.records and commit compiler/dataclass_inits.py"
+        "run python -m croupier.records and commit compiler/croupier/dataclass_inits.py"
 
 
 def test_an_init_made_ahead_is_used_only_for_its_own_source(monkeypatch) -> None:

@@ -83,7 +83,7 @@ def test_pairwise_with_draw_when_tied_is_accepted(tmp_path):
 
 def test_every_settlement_code_has_a_golden_file():
     # resolve_checks.py is not among the modules test_errors_golden scans; cover this block's codes here
-    codes = set(re.findall(r'"(E015\d)"', (ROOT / "compiler" / "semantics" / "resolve_checks.py").read_text(encoding="utf-8")))
+    codes = set(re.findall(r'"(E015\d)"', (ROOT / "compiler" / "croupier" / "semantics" / "resolve_checks.py").read_text(encoding="utf-8")))
     assert codes == {"E0150", "E0151", "E0152", "E0153", "E0154"}
     goldens = {p.name[:5] for p in (ROOT / "tests" / "errors").glob("E015*.rules")}
     assert codes <= goldens
@@ -100,7 +100,7 @@ def renamed_spec(tmp_path: Path, new: str = "table_unit") -> Path:
 
 
 def test_the_compiler_names_no_formula_of_a_spec():
-    hits = [str(p.relative_to(ROOT)) for p in (ROOT / "compiler").rglob("*")
+    hits = [str(p.relative_to(ROOT)) for p in (ROOT / "compiler" / "croupier").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts and "base_bet" in p.read_text(encoding="utf-8", errors="replace")]
     assert hits == []
 

@@ -11,7 +11,7 @@ what is saved is the child's interpreter start and imports (0.3-0.5 s a run).
 
 A child's environment (`child_env`) lets Python keep the bytecode of the modules it compiles, as it does
 by default and as an installed Croupier has it, even where PYTHONDONTWRITEBYTECODE is set (as on some
-development machines): each module of compiler/ is then compiled once, into the `__pycache__` folders git
+development machines): each module of compiler/croupier/ is then compiled once, into the `__pycache__` folders git
 ignores, and not again in every child (about 0.15 s of a child's start-up). Nothing a test checks depends
 on it: Python reads a module's bytecode only while it matches the source.
 """

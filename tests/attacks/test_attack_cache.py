@@ -157,7 +157,7 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
         (folder / "jinja" / sub).mkdir(parents=True, exist_ok=True)
         bcc = jinja2.FileSystemBytecodeCache(str(folder / "jinja" / sub))
         env = jinja2.Environment()
-        for template in (ROOT / "compiler" / "backends" / "cards" / "templates").glob("*.j2"):
+        for template in (ROOT / "compiler" / "croupier" / "backends" / "cards" / "templates").glob("*.j2"):
             bucket = bcc.get_bucket(env, template.name, str(template), template.read_text(encoding="utf-8"))
             Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
 

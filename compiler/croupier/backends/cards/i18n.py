@@ -1,6 +1,6 @@
 """Message catalogs for the rule cards: gettext `.po` files read with Babel.
 
-The catalogs live in `compiler/backends/cards/locale/<locale>/LC_MESSAGES/messages.po`;
+The catalogs live in `compiler/croupier/backends/cards/locale/<locale>/LC_MESSAGES/messages.po`;
 they are compiled in memory at build time (Babel's `read_po` then `write_mo`), so no
 binary file is committed and a build is reproducible byte for byte. Card
 languages are BCP 47 tags (`zh-Hans`); Babel locales use `_` (`zh_Hans`).
