@@ -11,7 +11,6 @@ import pytest
 from croupier import cache
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
-from croupier.cli.collector import tune_collector
 from croupier.driver.compile import Level, compile_spec
 
 # The suite already runs one worker per core, and an xdist worker is threaded: a build or check that a
@@ -141,13 +140,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The cyclic garbage collector. A test worker keeps a large heap alive for its whole run (Lark's tables, compiled
-# specs and engines, session fixtures), and with Python's default thresholds the collector walked all of it again
-# every few hundred thousand allocations: measured with gc.callbacks, 13 s of the suite's CPU, a tenth. The workers
-# take the `croupier` command's thresholds (a collection after 100,000 new objects instead of 700), and at the end
-# of each test file whatever is still alive, once its garbage is collected, is frozen (`gc.freeze`): the collector
-# no longer walks it. Nothing a test asserts depends on when cycles are freed; memory stays as before, since each
-# file's garbage is still collected.
-tune_collector()
+# specs and engines, session fixtures); at the end of each test file whatever is still alive, once its garbage is
+# collected, is frozen (`gc.freeze`), so that later collections no longer walk it. Nothing a test asserts depends
+# on when cycles are freed.
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -9,9 +9,7 @@ hint, or as JSON for editors.
 from __future__ import annotations
 
 import json
-from dataclasses import field
-
-from croupier.records import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
-
-from croupier.records import dataclass
 
 CONFIG = "croupier.toml"
 PYPROJECT = "pyproject.toml"

@@ -9,11 +9,8 @@ parses options and prints. Imports stay lazy so that the command starts quickly.
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 
 def register(subparsers) -> None:
@@ -34,39 +31,16 @@ def companion(facts: dict):
     return load_engine(facts["analysis"], f"{facts['name']}_analysis")
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector held off for a command (reference counting frees memory as ever).
-
-    A cold `analyze` allocates nearly all it keeps in one burst (modules, the parser, the syntax tree,
-    the model, the engine's source and code) and the enumeration many short-lived tuples; the collector,
-    run every 700 allocations, walks the growing heap again and again and finds next to nothing to
-    free: about a fifth of a cold start. Afterwards what the command allocated is frozen (`gc.freeze`:
-    left out of later collections, which would otherwise walk it all once more at the first one, as the
-    process exits) and the collector runs again. What is frozen stays: a cycle of objects the command
-    dropped is never freed, which costs a process that runs the command many times a little memory.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
-
-
 def cmd_analyze(args) -> int:
     from croupier.cli.main import compiled_or_exit
 
-    with collector_paused():  # a dealt round: compile (or read from the disk cache), enumerate, print
-        known = analysed_before(args)
-        if known is not None:
-            return known
-        c = compiled_or_exit(args.spec, model=False)  # the engine (and its facts) may come from the disk cache
-        if not c.facts["seat_game"]:
-            return dealt_round(args, c)
-    from croupier.tools.analysis.seat import cmd_seat  # a seat game's survey runs long: the collector runs
+    known = analysed_before(args)
+    if known is not None:
+        return known
+    c = compiled_or_exit(args.spec, model=False)  # the engine (and its facts) may come from the disk cache
+    if not c.facts["seat_game"]:
+        return dealt_round(args, c)
+    from croupier.tools.analysis.seat import cmd_seat
     from croupier.tools.analysis.seat_facts import inputs_of, seat_inputs
 
     facts = c.facts  # the model's part of the analysis is in the facts, else read from the model

@@ -8,6 +8,7 @@ the current folder. Only this layer prints and exits.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from pathlib import Path
@@ -327,13 +328,6 @@ BUILT_IN = {"init": _register_init, "build": _register_build, "check": _register
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # this process is the command: Lark's optional `regex`, which no grammar of ours uses, and
-        from croupier.cli.collector import tune_collector  # Lark's grammar compiler (its package's `__init__`)
-        from croupier.cli.deferred import defer, defer_init  # wait, and the garbage collector runs less often
-
-        defer("regex")
-        defer_init("lark")
-        tune_collector()
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser(argv[0] if argv else None).parse_args(argv)
     try:
@@ -352,11 +346,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> int:
-    """The `croupier` command (the console script): `main`, then the process ends without tearing down its heap
-    (`croupier.cli.quick_exit`)."""
-    from croupier.cli.quick_exit import finish
-
-    return finish(main())
+    """The `croupier` command (the console script)."""
+    gc.freeze()  # what importing left alive (modules, classes) is never garbage: later collections skip it
+    return main()
 
 
 if __name__ == "__main__":

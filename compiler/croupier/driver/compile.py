@@ -31,14 +31,13 @@ from __future__ import annotations
 
 import json
 import types
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier import cache
 from croupier.project import DEFAULT_LANGUAGES, Project, display_path, project_of
-from croupier.records import dataclass
 
 if TYPE_CHECKING:
     from croupier.diagnostics import Diagnostic

@@ -8,11 +8,10 @@ it; a bet that no clause decides loses. Re-exported by `model`.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.semantics.expr import Expr, expr_text
 from croupier.semantics.items import Item
 

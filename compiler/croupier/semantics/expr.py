@@ -16,10 +16,10 @@ a `NodeVisitor` (`croupier.syntax.visitor`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.syntax.printer import ExprPrinter
 from croupier.syntax.visitor import Node, NodeVisitor
 

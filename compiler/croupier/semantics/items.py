@@ -5,10 +5,9 @@ Shared by the game model (`model`) and the bets' model (`bet_model`).
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 
 
 @dataclass

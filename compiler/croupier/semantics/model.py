@@ -8,11 +8,10 @@ reads them in its own way. No back end writes into the model.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.semantics.bet_model import Bet, BetRule, Payout, PayoutRow, PayoutTable  # noqa: F401 - re-exported
 from croupier.semantics.expr import Expr, expr_text, names_used, role_arguments
 from croupier.semantics.items import Item, Labels

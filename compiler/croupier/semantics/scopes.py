@@ -10,10 +10,9 @@ engine back end's business (`backends/engine/python_expr.py`), not the scopes'.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from croupier.diagnostics import Diagnostic, error
-from croupier.records import dataclass
 from croupier.semantics import expr as ir
 from croupier.semantics.expr import BOOL, CARD, NUM, RANK, SUIT, Function
 from croupier.syntax import ast

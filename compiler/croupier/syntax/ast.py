@@ -6,11 +6,10 @@ nothing more: names are not resolved here (see `resolve`).
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.syntax.bet_ast import LosesClause, Payout, PayoutRow, PushClause, WinsClause  # noqa: F401 - re-exported
 from croupier.syntax.expr_ast import (  # noqa: F401 - re-exported: the expression nodes are part of the tree
     Binary,

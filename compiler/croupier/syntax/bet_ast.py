@@ -5,11 +5,10 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.syntax.expr_ast import Expr, Name
 
 

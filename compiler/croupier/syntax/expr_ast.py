@@ -9,10 +9,10 @@ names so that one printer (`printer`) serves both.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from croupier.diagnostics import Span
-from croupier.records import dataclass
 from croupier.syntax.visitor import Node
 
 

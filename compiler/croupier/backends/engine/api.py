@@ -14,12 +14,12 @@ from __future__ import annotations
 import builtins
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from croupier.backends.engine.code_reading import Call, names_read, public_calls, symbols
 from croupier.backends.engine.loader import compile_engine
 from croupier.backends.pywriter import literal, safe_text
 from croupier.diagnostics import SpecError, error
-from croupier.records import dataclass
 from croupier.semantics.model import Game
 
 # (name the code uses, the import that binds it), in the order they are written

@@ -18,9 +18,8 @@ import inspect
 import itertools
 import re
 import tokenize
+from dataclasses import dataclass
 from functools import lru_cache
-
-from croupier.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ the module with its source file named:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from croupier.backends.engine.code_reading import names_read
 from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and SOURCE: for the modules that import them from here
@@ -38,7 +39,6 @@ from croupier.backends.engine.runtime_files import (  # noqa: F401 - RUNTIME and
     framed,
     runtime_text,
 )
-from croupier.records import dataclass
 from croupier.semantics.model import Game
 
 CONDITION = re.compile(r"^(?:(not|uses) )?([\w-]+)$")
