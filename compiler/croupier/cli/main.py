@@ -13,23 +13,9 @@ import json
 import sys
 from pathlib import Path
 
+from croupier.cli import analyze, diff, fmt, init, simulate
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
-
-
-class _Lazy:
-    """A module imported on first use, so that light commands start quickly."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getattr__(self, attr: str):
-        import importlib
-
-        return getattr(importlib.import_module(self._name), attr)
-
-
-pipeline = _Lazy("croupier.driver.pipeline")
 
 
 class UsageError(Exception):
@@ -62,6 +48,8 @@ def _select(args_specs: list[str]) -> tuple[Project | None, list[Path], bool]:
 
 
 def _print_notes(project: Project | None) -> None:
+    from croupier.driver import pipeline  # Jinja2 and Babel: only the commands that write cards
+
     for note in pipeline.language_notes(project):
         print(f"croupier: {note}", file=sys.stderr)
 
@@ -76,6 +64,8 @@ def _print_diags(diags: list, sources: dict[str, str], fmt: str, stream) -> None
 
 
 def cmd_build(args) -> int:
+    from croupier.driver import pipeline  # Jinja2 and Babel: only the commands that write cards
+
     project, specs, full = _select(args.specs)
     if args.out:
         out = Path(args.out)
@@ -108,6 +98,8 @@ def cmd_build(args) -> int:
 
 
 def cmd_check(args) -> int:
+    from croupier.driver import pipeline  # Jinja2 and Babel: only the commands that write cards
+
     project, specs, full = _select(args.specs)
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
@@ -264,29 +256,17 @@ def _jobs_of(args) -> int:
     return args.jobs if args.jobs is not None else default_jobs()
 
 
-def parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; given the name of a sub-command, with that sub-command alone (a start
-    does not build, nor import, the others: `main` passes the first argument when it names one)."""
-    from croupier.cli.commands import COMMAND_MODULES, add_commands
-
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser: every sub-command, in the order `--help` lists them."""
     p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
     sub = p.add_subparsers(dest="command", required=True)
-    modules = [m for m in COMMAND_MODULES if m.rsplit(".", 1)[1] == command]
-    if command in BUILT_IN:
-        BUILT_IN[command](sub)
-    elif modules:
-        add_commands(sub, modules)
-    else:
-        for register in BUILT_IN.values():
-            register(sub)
-        add_commands(sub)
-    return p
-
-
-def _register_init(sub) -> None:
-    from croupier.cli import init
-
     init.register(sub)
+    _register_build(sub)
+    _register_check(sub)
+    _register_play(sub)
+    for module in (analyze, simulate, fmt, diff):
+        module.register(sub)
+    return p
 
 
 def _register_build(sub) -> None:
@@ -323,13 +303,10 @@ def _register_play(sub) -> None:
     pl.set_defaults(func=cmd_play)
 
 
-# the sub-commands registered here, in the order `--help` lists them (the others: `commands.COMMAND_MODULES`)
-BUILT_IN = {"init": _register_init, "build": _register_build, "check": _register_check, "play": _register_play}
-
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser(argv[0] if argv else None).parse_args(argv)
+    args = parser().parse_args(argv)
     try:
         return args.func(args)
     except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic

@@ -155,7 +155,7 @@ class _Environment(jinja2.Environment):
         filename = filename or "<template>"
         code = _CODE.get((python, filename))
         if code is None:  # compiled once a process: the languages of a format share the code object
-            code = _CODE[(python, filename)] = self._compile(python, filename)
+            code = _CODE[(python, filename)] = compile(python, filename, "exec")  # as Environment.compile does
         return code
 
 
