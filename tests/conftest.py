@@ -124,21 +124,6 @@ def analyze_output(*args: str) -> str:
     return out.getvalue()
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Import Hypothesis as a plain library. pytest rewrites the asserts of every module of a package that
-    ships a pytest plugin, Hypothesis's 77 included, when the first test file imports it: 1.3 s of CPU in
-    each xdist worker's collection, for messages about Hypothesis's own internal asserts that no test reads.
-    The tests' own asserts are rewritten as before."""
-    hook = config.pluginmanager.rewrite_hook
-    # pytest's set of packages to rewrite (absent with --assert=plain) and its answers so far: both private, so
-    # if either is gone in a later pytest this hook does nothing
-    marked = getattr(hook, "_must_rewrite", None)
-    memo = getattr(hook, "_marked_for_rewrite_cache", None)
-    if isinstance(marked, set) and isinstance(memo, dict) and "hypothesis" in marked:
-        marked.discard("hypothesis")
-        memo.clear()
-
-
 # The cyclic garbage collector. A test worker keeps a large heap alive for its whole run (Lark's tables, compiled
 # specs and engines, session fixtures); at the end of each test file whatever is still alive, once its garbage is
 # collected, is frozen (`gc.freeze`), so that later collections no longer walk it. Nothing a test asserts depends

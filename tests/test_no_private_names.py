@@ -16,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("compiler", "tests", "benchmarks")
 OWN_PACKAGES = ("croupier", "conftest", "cli_run")  # Croupier's package, and the test suite's helper modules
+NAMED_ATTRIBUTE = ("getattr", "setattr", "hasattr", "delattr")  # an attribute named by a string
 EXCEPTIONS: dict[str, str] = {}  # "path:line: name" -> the reason it is accepted
 
 
@@ -56,6 +57,10 @@ def foreign_private_uses(path: Path, tree: ast.AST, own: set[str]) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and private(node.attr) and node.attr not in own:
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in NAMED_ATTRIBUTE
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+              and private(node.args[1].value) and node.args[1].value not in own):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.args[1].value}")
         elif isinstance(node, ast.ImportFrom) and not own_module(node.module, node.level):
             found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}.{a.name}" for a in node.names
                       if private(a.name)]
@@ -79,8 +84,8 @@ def test_the_scan_finds_a_private_name_of_another_package(tmp_path: Path) -> Non
     probe = ROOT / "tests" / "probe_private.py"  # never written: only its text is scanned, with its path for names
     text = ("import argparse\nimport lark\nfrom dataclasses import _FIELD\nfrom croupier.cache import _own\n"
             "class Mine:\n    def _helper(self):\n        return self._helper\n"
-            "def f(p):\n    p._actions\n    lark.Lark._load_from_dict\n    return Mine()._helper\n")
+            "def f(p):\n    p._actions\n    lark.Lark._load_from_dict\n    getattr(p, '_must_rewrite')\n    return Mine()._helper\n")
     tree = ast.parse(text)
     hits = foreign_private_uses(probe, tree, defined_names(tree))
     assert hits == ["tests/probe_private.py:3: dataclasses._FIELD", "tests/probe_private.py:9: _actions",
-                    "tests/probe_private.py:10: _load_from_dict"]
+                    "tests/probe_private.py:10: _load_from_dict", "tests/probe_private.py:11: _must_rewrite"]
