@@ -798,3 +798,18 @@ def test_english_cards_name_hand_types_in_english():
                 for name in zh:  # a Chinese type name only beside its English one, in parentheses
                     if name and name in text:
                         assert f"({name})" in text and t.label("en") in text, (r.game.name, text)
+
+
+def test_a_labelled_condition_is_said_held_or_not_in_every_language(tmp_path):
+    """A boolean `let` with a label, read negated by a draw rule and a bet, is a sentence on every card (it
+    once stopped `check` and `build` with 'a formula is not a condition')."""
+    text = (ROOT / "spec" / "dragon_tiger.rules").read_text(encoding="utf-8")
+    spec = tmp_path / "dragon_tiger.rules"
+    lets = 'let low "Low hand" zh-Hant "小牌" zh-Hans "小牌" = total(dragon) < 5\n'
+    bet = '\nbet low_bet "Low" zh-Hant "小" zh-Hans "小"\n    wins when not low, pays 1 to 1\n'
+    spec.write_text(text.replace("\nhand ", "\n" + lets + "hand ", 1) + bet, encoding="utf-8")
+    results, _ = pipeline.compile_all([spec], index=False)
+    assert results[0].ok, [str(d) for d in results[0].diagnostics]
+    said = {lang: results[0].artefacts[f"cards/dragon_tiger.{lang}.md"] for lang in LANGS}
+    assert "“Low hand” does not hold" in said["en"]
+    assert "“小牌”不成立" in said["zh-Hans"] and "「小牌」不成立" in said["zh-Hant"]

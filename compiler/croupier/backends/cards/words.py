@@ -99,6 +99,7 @@ EVENT = (N_("there is a %(x)s"), N_("there is no %(x)s"))
 OUTCOME_IS = (N_("the result is “%(x)s”"), N_("the result is not “%(x)s”"))
 TYPE_IS = (N_("the %(who)s's hand is “%(x)s”"), N_("the %(who)s's hand is not “%(x)s”"))
 FORMULA = N_("the %(x)s")
+CONDITION = (N_("“%(x)s” holds"), N_("“%(x)s” does not hold"))  # a labelled condition of the spec (`let`)
 
 # ---- operators -------------------------------------------------------------------------------------------------
 COMPARE = {
@@ -316,6 +317,8 @@ class Words(NodeVisitor):
         return self._pick(PAIR_FACTS[e.name], negated)
 
     def visit_FormulaRef(self, e: ir.FormulaRef, negated: bool = False) -> str:
+        if e.type == ir.BOOL:  # a condition the spec names: it holds, or it does not
+            return self._pick(CONDITION, negated, x=self._label(self.game.formulas, e.name))
         self._plain(negated, "a formula")
         return self.p.say(FORMULA, x=self._label(self.game.formulas, e.name))
 
