@@ -72,7 +72,7 @@ def card_constants(game: Game) -> dict[str, tuple[tuple[str, type[ir.Name], str]
 
 
 def round_scope(game: Game, *, with_outcome: bool, with_events: bool = True,
-                formulas: Sequence[str] | None = None) -> Scope:
+                formulas: Sequence[str] | None = None, where: str | None = None) -> Scope:
     """Scope of a dealt round: hands, events, the round's formulas (`let`), the card functions, and once the
     round is finished (`with_outcome`) its outcome and the cards it used."""
     names: dict[str, tuple[str, type[ir.Name]]] = {h: (HAND, ir.HandRef) for h in game.hands}
@@ -91,7 +91,7 @@ def round_scope(game: Game, *, with_outcome: bool, with_events: bool = True,
         names["cards_used"] = (NUM, ir.RoundFact)
     else:
         unavailable = {"outcome": AFTER, "cards_used": AFTER.replace("the outcome is", "the cards a round used are")}
-    where = "a bet" if with_outcome else "a rule of the round"
+    where = where or ("a bet" if with_outcome else "a rule of the round")
     return Scope(where, names, card_funcs(game), subjects, card_constants(game), unavailable)
 
 

@@ -50,14 +50,19 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
     # without hand types) is resolved all the same, so that the model holds no syntax, but not reported
     quiet = Checker([])
     rc = c if g.hands else quiet
-    # an event may read the finished round (its outcome): it is reported after it; events read no events
-    for ev in g.events.values():
-        resolve(ev, "when", round_scope(g, with_outcome=True, with_events=False, formulas=()), BOOL, rc)
-    if g.hands:  # a dealt round's formulas, in order: each reads the round and the formulas before it
-        earlier: list[str] = []
-        for name, f in g.formulas.items():
-            resolve(f, "expr", round_scope(g, with_outcome=True, formulas=earlier), None, rc)
-            earlier.append(name)
+    # an event or a dealt round's formula may read the finished round (its outcome) and other events and
+    # formulas: each is resolved after those it reads, so that a boolean formula is known as one where it is read
+    if g.hands:
+        for kind, name, cyclic in named_conditions_in_order(g, waiting, err):
+            obj = g.events[name] if kind == "event" else g.formulas[name]
+            scope = round_scope(g, with_outcome=True, where=f"an event (`{name}`)" if kind == "event" else
+                                f"a `let` (`{name}`)")
+            # a cycle is reported once (E0140); what follows from it (a type not yet known) is not
+            resolve(obj, "when" if kind == "event" else "expr", scope, BOOL if kind == "event" else None,
+                    quiet if cyclic else rc)
+    else:
+        for ev in g.events.values():
+            resolve(ev, "when", round_scope(g, with_outcome=True, with_events=False, formulas=()), BOOL, quiet)
     rs = round_scope(g, with_outcome=False)
     resolve(g, "stand_when", rs, BOOL, rc)
     for t in g.draws:
@@ -125,6 +130,55 @@ def check_expressions(g: model.Game, c: Checker, err: Callable[..., None], waiti
             err("E0129", "a settle block has exactly one `pay` line", g.settlement.span,
                 "add: pay min(a, b)")
         check_settlement_roles(g, err)
+
+
+def syntax_names(e: ast.Expr | list[ast.Expr] | None) -> set[str]:
+    """Every name a syntax expression writes (references, not function names)."""
+    found: set[str] = set()
+    stack = list(e) if isinstance(e, list) else [e] if e is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.name)
+        stack.extend(children(node))
+    return found
+
+
+def named_conditions_in_order(g: model.Game, waiting: Unresolved,
+                              err: Callable[..., None]) -> list[tuple[str, str, bool]]:
+    """The events and formulas of a dealt round, ("event" | "let", name, in a cycle?), each after every event or
+    formula it reads, otherwise in the spec's order (events first). Those that read each other in a cycle are
+    reported (E0140) and come last, in the spec's order."""
+    items = [("event", n, ev, "when") for n, ev in g.events.items()]
+    items += [("let", n, f, "expr") for n, f in g.formulas.items() if n not in g.events]
+    index = {name: i for i, (_k, name, _o, _f) in enumerate(items)}
+    reads = [sorted(index[n] for n in syntax_names(waiting.get(obj, field)) if n in index)
+             for _k, _name, obj, field in items]
+    order: list[int] = []
+    state = [0] * len(items)  # 0 new, 1 on the path, 2 placed
+    cyclic: list[int] = []
+
+    def place(i: int, path: list[int]) -> None:
+        if state[i] == 2:
+            return
+        if state[i] == 1:
+            cycle = path[path.index(i):]
+            if not any(j in cyclic for j in cycle):
+                names = " → ".join(items[j][1] for j in cycle + [i])
+                err("E0140", f"events and formulas read each other in a cycle: {names}", items[i][2].span,
+                    "one of them must be said without the other")
+            cyclic.extend(j for j in cycle if j not in cyclic)
+            return
+        state[i] = 1
+        for j in reads[i]:
+            place(j, path + [i])
+        state[i] = 2
+        if i not in cyclic:
+            order.append(i)
+
+    for i in range(len(items)):
+        place(i, [])
+    return [(items[i][0], items[i][1], i in cyclic) for i in order + sorted(cyclic)]
 
 
 class _AfterTheRound(NodeVisitor):
