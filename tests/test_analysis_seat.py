@@ -13,6 +13,8 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.semantics.resolve import Loader
@@ -155,3 +157,14 @@ def test_banker_edge_agrees_with_a_simulation():
 
 def test_pairwise_game_has_no_banker_edge():
     assert analysis("ten_and_a_half").banker_edge(Fraction(8), Fraction(8)) is None
+
+
+@pytest.mark.parametrize("threshold", ["0", "-1", "25", "100", "1e9", "x"])
+def test_a_threshold_that_cannot_matter_is_refused_at_once(threshold, capsys):
+    """A threshold of 0 or less is no policy, and one beyond every total a hand can stop at is the same policy as
+    the highest that matters: both are refused with the range (a threshold of 100 once ran for minutes)."""
+    from croupier.cli.main import main
+
+    assert main(["analyze", str(ROOT / "spec" / "ten_and_a_half.rules"), f"--threshold={threshold}"]) == 2
+    err = capsys.readouterr().err
+    assert "--threshold" in err and ("more than 0" in err or "up to 11" in err or "must be a number" in err)

@@ -240,9 +240,12 @@ def threshold_asked(args, default: Fraction | None) -> Fraction | str:
     """The threshold `--threshold` names, else the spec's policy; or why there is none (a message)."""
     if args.threshold is not None:
         try:
-            return Fraction(args.threshold)
+            asked = Fraction(args.threshold)
         except (ValueError, ZeroDivisionError):
             return f"--threshold must be a number, not {args.threshold!r}"
+        if asked <= 0:
+            return f"--threshold must be more than 0 (a hand hits while its total is below it), not {args.threshold}"
+        return asked
     if default is None:
         return "the spec states no `policy hit while total < T`; give --threshold"
     return default
@@ -271,6 +274,11 @@ def cmd_seat(args, engine, facts: dict) -> int:
     t = threshold_asked(args, default)
     if isinstance(t, str):
         print(f"croupier: {t}", file=sys.stderr)
+        return 2
+    top = SeatDeck(engine).thresholds()[-1]
+    if t > top:  # every hand already hits to its limit below `top`: a higher threshold is the same policy
+        print(f"croupier: --threshold {dec(t)} is beyond the thresholds that can matter, which run up to "
+              f"{dec(top)}: hitting below {dec(top)} or below anything higher is the same policy", file=sys.stderr)
         return 2
     try:
         figures = seat_figures(engine, t, stake, sep)
