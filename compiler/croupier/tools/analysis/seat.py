@@ -277,7 +277,8 @@ def cmd_seat(args, engine, facts: dict) -> int:
         return 2
     top = SeatDeck(engine).thresholds()[-1]
     if t > top:  # every hand already hits to its limit below `top`: a higher threshold is the same policy
-        print(f"croupier: --threshold {dec(t)} is beyond the thresholds that can matter, which run up to "
+        asked = "--threshold" if args.threshold is not None else "the spec's `policy hit while total <`"
+        print(f"croupier: {asked} {dec(t)} is beyond the thresholds that can matter, which run up to "
               f"{dec(top)}: hitting below {dec(top)} or below anything higher is the same policy", file=sys.stderr)
         return 2
     try:
