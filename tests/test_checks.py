@@ -248,3 +248,19 @@ def test_unreadable_spec_is_a_diagnostic(tmp_path: Path) -> None:
 
 def test_exact_decimal_in_messages() -> None:
     assert bets._decimal(Fraction(17547, 10000)) == "1.7547" and bets._decimal(Fraction(2, 3)) == "0.6667"
+
+
+@pytest.mark.parametrize("name", ["E0215_round_cannot_finish"])
+def test_an_unfinishable_round_is_shown_with_cards_play_accepts(name: str, capsys) -> None:
+    """The example of E0215 is a round `croupier play` replays to the same failure: it neither runs out of
+    cards first nor holds cards the round never reads."""
+    spec = str(ERRORS / f"{name}.rules")
+    assert main(["check", spec]) == 1
+    err = capsys.readouterr().err
+    message = err.split("a round cannot be finished: ", 1)[1].splitlines()[0]
+    cards = err.split("for example, with the cards ", 1)[1].splitlines()[0]
+    assert main(["play", spec, "--cards", cards]) == 1
+    assert capsys.readouterr().err.strip() == f"croupier: {message}"
+    shorter = " ".join(cards.split()[:-1])
+    assert main(["play", spec, "--cards", shorter]) == 1
+    assert "not enough cards" in capsys.readouterr().err

@@ -333,8 +333,23 @@ class _Enumerator(LastCards):
                     return None
                 length = min(self.longest, 2 * length)
             except RoundFailure as exc:
-                self.space.failures.setdefault(str(exc), " ".join(self.cards_for(seq) or []))
+                if str(exc) not in self.space.failures:
+                    self.space.failures[str(exc)] = " ".join(self.replayable(cards, str(exc)))
                 return None
+
+    def replayable(self, cards: list[str], message: str) -> list[str]:
+        """The fewest of `cards` (from the first) with which the round fails as it did (`message`): an example
+        that `croupier play --cards` reproduces, neither running out of cards first nor holding any it never
+        reads."""
+        for k in range(1, len(cards)):
+            try:
+                self.oracle.play(cards[:k], lambda decision: None)
+            except CardsRanOut:
+                continue
+            except RoundFailure as exc:
+                if str(exc) == message:
+                    return cards[:k]
+        return cards
 
     def leaf(self, r, weight: int) -> tuple[tuple | None, bool]:
         """Count and weigh one finished round: (its fact vector, whether it was read without a failure); (None,

@@ -31,7 +31,9 @@ def deal(cx: Context, stmt: ast.DealStmt) -> None:
         for h in g.hands.values():
             if h.name not in g.deal_order:
                 cx.err("E0139", f"the deal gives hand `{h.name}` no card", stmt.span,
-                       f"every hand is dealt one card or more: add {h.name} to the deal")
+                       f"every hand is dealt one card or more: if `{h.name}` is a hand of the game, add it to the "
+                       f"deal (which changes the game: check the sources); if it only stands for cards set aside, "
+                       f"remove `hand {h.name}`")
 
 
 def event(cx: Context, stmt: ast.EventStmt) -> None:
