@@ -120,3 +120,11 @@ def test_jsonl_as_a_process():
     out = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [("error" in o) for o in out] == [False, True, False]
     assert out[0]["outcome"] == "player" and out[2]["outcome"] == "tie"
+
+
+@pytest.mark.parametrize(("bets", "said"), [(["banker=100", "banker=50"], "--bet banker is given twice"),
+                                            (["banker"], "--bet 'banker' is not BET=STAKE")])
+def test_a_repeated_or_malformed_bet_is_an_error_not_a_silent_choice(capsys, bets, said):
+    code, out, err = play(capsys, "--cards", "3S 2H 4D 2C 6H AS",
+                          *[x for b in bets for x in ("--bet", b)])
+    assert code == 1 and out == "" and said in err

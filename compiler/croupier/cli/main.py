@@ -200,7 +200,11 @@ def cmd_play(args) -> int:
                 return 2
             bets = {}
             for b in args.bet or []:
-                name, _, stake = b.partition("=")
+                name, equals, stake = b.partition("=")
+                if not equals:
+                    return _play_error(args, f"--bet {b!r} is not BET=STAKE (for example banker=100)")
+                if name.strip() in bets:
+                    return _play_error(args, f"--bet {name.strip()} is given twice: one stake per bet")
                 bets[name.strip()] = stake.strip()
             data, text = explain_round(game, engine, args.cards, bets, args.room)
         else:
