@@ -13,9 +13,9 @@ from fractions import Fraction
 from markupsafe import Markup
 
 from croupier.backends.cards.render import environment
+from croupier.figures import frac, pct
 from croupier.project import DEFAULT_LANGUAGES, Project
 from croupier.syntax.printer import number_text
-from croupier.tools.analysis.report import frac, pct
 from croupier.tools.diff.text import played_line, signed_pp
 
 

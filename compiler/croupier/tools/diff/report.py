@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from croupier.tools.analysis.report import dec
+from croupier.figures import dec
 from croupier.tools.diff import examples, money, retest, rules
 from croupier.tools.diff.rounds import NotComparable, rounds_compared
 from croupier.tools.diff.seats import compare_hands

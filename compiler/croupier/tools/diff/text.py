@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from croupier.figures import frac, pct
 from croupier.syntax.printer import number_text
-from croupier.tools.analysis.report import frac, pct
 
 
 def signed_pp(x: Fraction) -> str:
