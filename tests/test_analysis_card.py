@@ -6,8 +6,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
 
+from croupier.backends.cards.mathematics import EDGE_TABLE, edge_chart_svg, math_view, mathematics
 from croupier.semantics.resolve import Loader
-from croupier.tools.analysis.card_math import EDGE_TABLE, edge_chart_svg, math_view
+from croupier.tools.analysis.card_analysis import card_analysis
+from croupier.tools.analysis.report import DECK_TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = Loader()
@@ -19,12 +21,17 @@ def game(name: str):
     return g
 
 
+def view_of(g, lang: str = "en") -> dict:
+    """The view the driver hands a card: the analysis tool's data, worded by the cards back end."""
+    return math_view(g, card_analysis(g), lang)
+
+
 def percent(text: str) -> Fraction:
     return Fraction(text.replace(" %", "").replace(" pp", "").replace("+", "").replace("−", "-"))
 
 
 def test_view_has_outcomes_bets_and_the_deck_table():
-    view = math_view(game("baccarat"))
+    view = view_of(game("baccarat"))
     assert [o["probability"] for o in view["Outcomes"]] == ["44.6247 %", "45.8597 %", "9.5156 %"]
     bets = {b["bet"]: b for b in view["Bets"]}
     assert bets["Tie"]["house edge"] == "14.3596 %"
@@ -37,7 +44,7 @@ def test_view_has_outcomes_bets_and_the_deck_table():
 
 
 def test_a_variant_shows_how_its_edges_differ_from_its_base():
-    view = math_view(game("baccarat_no_commission"))
+    view = view_of(game("baccarat_no_commission"))
     key = next(k for k in view if k.startswith("House edge against the base"))
     rows = {r["bet"]: r for r in view[key]}
     banker = rows["Banker"]
@@ -48,21 +55,22 @@ def test_a_variant_shows_how_its_edges_differ_from_its_base():
 
 
 def test_seat_games_show_the_policy_analysis():
-    view = math_view(game("ten_and_a_half_banker"))
+    view = view_of(game("ten_and_a_half_banker"))
     types = {r["type"]: r["probability"] for r in view["Hand types"]}
     assert set(types) == {"Five faces", "Five small", "Ten and a half", "Plain", "Bust"}
     assert abs(sum(percent(p) for p in types.values()) - 100) < Fraction(1, 1000)
     assert "exact" in view["Banker against one player"]
     thresholds = [Fraction(r["hit while total below"]) for r in view["Threshold policies"]]
     assert thresholds == sorted(thresholds) and Fraction(8) in thresholds
-    assert "Banker against one player" not in math_view(game("ten_and_a_half"))
-    assert edge_chart_svg(view) == ""  # one deck only: no deck-count chart
+    assert "Banker against one player" not in view_of(game("ten_and_a_half"))
+    seat = game("ten_and_a_half_banker")
+    assert mathematics(seat, card_analysis(seat))["chart"] == ""  # one deck only: no deck-count chart
 
 
 def test_chart_is_deterministic_well_formed_and_escaped():
-    view = math_view(game("baccarat_commission"))
-    svg = edge_chart_svg(view)
-    assert svg == edge_chart_svg(math_view(game("baccarat_commission")))
+    view = view_of(game("baccarat_commission"))
+    svg = edge_chart_svg(view, DECK_TABLE)
+    assert svg == edge_chart_svg(view_of(game("baccarat_commission")), DECK_TABLE)
     root = ET.fromstring(f"<panels>{svg}</panels>")
     panels = list(root)
     assert panels and all(p.tag.endswith("svg") for p in panels)
@@ -79,7 +87,7 @@ def test_chart_is_deterministic_well_formed_and_escaped():
         xs = [ticks[str(d)] for d in (1, 2, 4, 6, 8)]
         assert abs((xs[2] - xs[1]) - 2 * (xs[1] - xs[0])) < 0.5 and abs((xs[4] - xs[3]) - (xs[3] - xs[2])) < 0.5
     nasty = {EDGE_TABLE: [{"bet": '<script>"x"&</script>', "1 deck": "1.5 %", "8 decks": "1.0 %"}]}
-    text = edge_chart_svg(nasty)
+    text = edge_chart_svg(nasty, DECK_TABLE)
     assert "<script>" not in text and "&lt;script&gt;" in text
     ET.fromstring(f"<panels>{text}</panels>")
-    assert edge_chart_svg({}) == ""
+    assert edge_chart_svg({}, DECK_TABLE) == ""

@@ -16,7 +16,7 @@ import pytest
 from croupier import cache
 from croupier.backends.engine import loader
 from croupier.driver.compile import compile_spec
-from croupier.tools.analysis.card_math import analysis_of
+from croupier.tools.analysis.card_analysis import analysis_of
 from tests.conftest import analyze_output as analyze
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -489,9 +489,8 @@ def test_catalogs_translate_every_template_message():
         for msg in extract_from_dir(str(ROOT / "compiler" / "croupier" / "backends" / "cards" / "templates"), [("**.j2", "jinja2")],
                                     options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}})
     }
-    # the words of the rules (compiler/croupier/backends/cards/*.py) and the mathematics section's prose (babel.cfg names both)
+    # the words of the rules and the mathematics section's prose (compiler/croupier/backends/cards/*.py, as babel.cfg says)
     sources = sorted((ROOT / "compiler" / "croupier" / "backends" / "cards").glob("*.py"))
-    sources.append(ROOT / "compiler" / "croupier" / "tools" / "analysis" / "card_math.py")
     for path in sources:
         extracted |= {msg[1] if isinstance(msg[1], str) else msg[1][0] for msg in extract_from_file("python", str(path))}
     assert len(extracted) > 200
@@ -529,9 +528,9 @@ def test_mathematics_section_is_rendered_when_the_driver_provides_it(monkeypatch
     assert 'id="mathematics"' not in html
     # the driver asks the analysis tool; an analysis that cannot cover a game leaves the card without the section
     assert 'id="mathematics"' in results[0].artefacts[f"cards/{game.name}.en.html"]
-    from croupier.tools.analysis import card_math
+    from croupier.tools.analysis import card_analysis
 
-    monkeypatch.setattr(card_math, "math_view", lambda game, lang: 1 / 0)
+    monkeypatch.setattr(card_analysis, "card_analysis", lambda game: 1 / 0)
     assert pipeline.card_mathematics(game, "en") is None
 
 

@@ -202,11 +202,11 @@ bet x "X"
 def test_the_card_says_why_the_exact_analysis_is_missing() -> None:
     from pathlib import Path
 
-    from croupier.tools.analysis.card_math import math_view
+    from croupier.driver.compile import card_mathematics
 
     path = Path(__file__).parent / "errors" / "N0701_analysis_missing.rules"
     g, diags, _ = resolve_file(str(path))
     assert not [d for d in diags if d.is_error]
-    view = math_view(g, "en")
+    view = card_mathematics(g, "en")["view"]
     assert list(view) == ["Analysis"] and "missing" in view["Analysis"] and "2,000,000" in view["Analysis"]
-    assert "缺少" in math_view(g, "zh-Hans")["分析"]
+    assert "缺少" in card_mathematics(g, "zh-Hans")["view"]["分析"]

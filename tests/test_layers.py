@@ -66,10 +66,10 @@ def test_no_module_loads_a_later_stage_by_name() -> None:
 
 
 def test_the_scan_for_hidden_imports_would_find_one() -> None:
-    text = ('import importlib\nmath = importlib.import_module("croupier.tools.analysis.card_math")\n'
+    text = ('import importlib\nmath = importlib.import_module("croupier.tools.analysis.card_analysis")\n'
             'same = importlib.import_module("croupier.backends.cards.i18n")\n')
     assert later_stage_names(COMPILER / "backends" / "cards" / "card_model.py", text) == [
-        "compiler/croupier/backends/cards/card_model.py:2: croupier.tools.analysis.card_math"]
+        "compiler/croupier/backends/cards/card_model.py:2: croupier.tools.analysis.card_analysis"]
     assert later_stage_names(COMPILER / "cli" / "main.py", text) == []
 
 

@@ -23,7 +23,7 @@ from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import load_engine
 from croupier.driver.compile import Level, compile_spec
 from croupier.semantics.resolve import Loader
-from croupier.tools.analysis.card_math import analysis_of
+from croupier.tools.analysis.card_analysis import analysis_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"

@@ -273,11 +273,11 @@ def test_too_much_work_is_named_not_a_traceback(tmp_path, monkeypatch):
 
 
 def test_the_seat_card_shows_the_best_threshold_table_in_every_language():
-    from croupier.tools.analysis.card_math import math_view
+    from croupier.driver.compile import card_mathematics
 
     game, diags = Loader().load(str(ROOT / "spec" / "ten_and_a_half_banker.rules"))
     assert game is not None and not any(d.is_error for d in diags)
-    views = {lang: math_view(game, lang) for lang in ("en", "zh-Hans", "zh-Hant")}
+    views = {lang: card_mathematics(game, lang)["view"] for lang in ("en", "zh-Hans", "zh-Hant")}
     titles = {"en": "Expected result against the banker hitting below 8, by threshold",
               "zh-Hans": "各门槛对点数低于 8 时要牌的庄家的期望结果",
               "zh-Hant": "各門檻對點數低於 8 時要牌的莊家的期望結果"}

@@ -23,8 +23,8 @@ from croupier.backends.engine.loader import load_engine
 from croupier.cli.main import main
 from croupier.diagnostics import render
 from croupier.driver.compile import Level, card_mathematics, compile_spec
+from croupier.figures import pct
 from croupier.semantics.resolve import Loader
-from croupier.tools.analysis.report import pct
 
 BANKER_SPEC = ROOT / "spec" / "ten_and_a_half_banker.rules"
 # the banker's exact edge per stake, both hitting below 8 (tests/test_analysis_seat.py checks it by simulation)

@@ -53,13 +53,6 @@ class Project:
         except (ValueError, OSError, RuntimeError):
             return str(path)
 
-    def contains(self, path: Path | str) -> bool:
-        try:
-            Path(path).resolve().relative_to(self.root)
-        except (ValueError, OSError, RuntimeError):
-            return False
-        return True
-
     def specs(self) -> list[Path]:
         """Every spec of the project's spec folder, in name order."""
         return sorted(self.spec_dir.glob("*.rules"))

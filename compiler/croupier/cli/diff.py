@@ -26,9 +26,9 @@ def register(subparsers) -> None:
 def cmd_diff(args) -> int:
     from croupier.diagnostics import render_all
     from croupier.project import project_of
+    from croupier.tools.diff.render import render_html, text
     from croupier.tools.diff.report import as_json, diff_versions
     from croupier.tools.diff.rules import UnknownField
-    from croupier.tools.diff.text import text
     from croupier.tools.diff.versions import VersionError, load_version, pairs
 
     reports = []
@@ -54,7 +54,6 @@ def cmd_diff(args) -> int:
         return 2
     if args.html:
         from croupier.outputs import OutputError, write_if_changed
-        from croupier.tools.diff.html import render_html
 
         project = project_of(Path(args.new)) or project_of(Path(args.old))
         try:

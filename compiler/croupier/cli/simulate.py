@@ -40,23 +40,6 @@ def register(subparsers) -> None:
     s.set_defaults(func=cmd_simulate)
 
 
-def exact_returns(game, engine) -> dict | None:
-    """Exact net return per unit of each bet from the engine's analysis companion, when it has one: the
-    companion's `exact_returns`, from the analysis the static checks and the rule card keep in the cache
-    (the checks of this very compile computed it, or read it from the disk)."""
-    from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-    from croupier.backends.engine.loader import exact_analysis, shared_engine
-
-    name = companion_name(game)
-    if name is None:
-        return None
-    try:
-        analysis = exact_analysis(engine, shared_engine(emit_analysis_module(game, game.path), name), engine.DECKS)
-    except engine.EngineError:
-        return None
-    return {bet: b["expected_return"] - 1 for bet, b in analysis["bets"].items()}
-
-
 def compiled(spec: str):
     """(game, engine source, loaded engine, spec texts) of one checked spec, through the driver; exit
     with its diagnostics when it is bad."""
@@ -244,7 +227,7 @@ def report_run(args, game, engine, state, workers: int, seconds: float) -> None:
     if state.job.kind == "tables":
         report = seat_simulate.seat_summary(state.tally, state.job, seat_simulate.exact_figures(engine, state.job))
     else:
-        report = sim.summary(state.tally, list(engine.BETS), exact_returns(game, engine))
+        report = sim.summary(state.tally, list(engine.BETS), sim.exact_returns(game, engine))
     report.update({"seed": state.job.seed, "workers": workers, "seconds": f"{seconds:.2f}"})
     if args.scheduler:
         report["scheduler"] = args.scheduler
@@ -253,7 +236,7 @@ def report_run(args, game, engine, state, workers: int, seconds: float) -> None:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
-        print(seat_simulate.seat_text_report(report) if state.job.kind == "tables" else text_report(report))
+        print(seat_simulate.seat_text_report(report) if state.job.kind == "tables" else sim.text_report(report))
 
 
 def finish(args, state, log, problems: list[str], code: int, save_to: str | None) -> int:
@@ -315,24 +298,3 @@ class progress_bar:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.stop()
-
-
-def text_report(r: dict) -> str:
-    rps = r["rounds_per_shoe"]
-    cut = " (the last shoe cut short)" if r.get("shoes_cut_short") else ""
-    lines = [f"{r['shoes']} shoes, {r['rounds']} rounds{cut} in {r['seconds']} s "
-             f"(seed {r['seed']}, {r['workers']} workers)",
-             f"rounds per shoe: mean {rps['mean']}, min {rps['min']}, max {rps['max']}",
-             "outcomes:"]
-    for name, o in r["outcomes"].items():
-        lines.append(f"  {name:<12} {o['frequency']}  (95 % CI {o['ci95'][0]} .. {o['ci95'][1]})")
-    lines.append("net return per unit staked:")
-    for bet, b in r["bets"].items():
-        extra = ""
-        if "exact" in b:
-            where = {True: "inside", False: "OUTSIDE", None: "with no interval to compare"}[b["exact_in_ci"]]
-            extra = f"  exact {b['exact']} {where}" + (" the interval" if b["exact_in_ci"] is not None else "")
-        ci = "95 % CI n/a: an interval needs at least two shoes" if b["ci95"] is None else \
-            f"95 % CI {b['ci95'][0]} .. {b['ci95'][1]}"
-        lines.append(f"  {bet:<12} {b['net_per_unit']}  ({ci}){extra}")
-    return "\n".join(lines)

@@ -395,14 +395,14 @@ class _Work:
 
 
 def card_mathematics(game: Game, lang: str) -> dict | None:
-    """A card's mathematics section in one language, from the analysis tool: {"view": figures,
-    "chart": SVG text}, or None when the analysis cannot cover the game (the card is built without it)."""
-    from croupier.tools.analysis import card_math
+    """A card's mathematics section in one language: the analysis tool's exact data, worded and drawn by the
+    cards back end ({"view": figures, "chart": SVG text}), or None when the analysis cannot cover the game
+    (the card is built without it)."""
+    from croupier.backends.cards.mathematics import mathematics
+    from croupier.tools.analysis import card_analysis
 
     try:
-        view = card_math.math_view(game, lang)
-        if view is None:
-            return None
-        return {"view": view, "chart": card_math.edge_chart_svg(view, lang)}
+        analysis = card_analysis.card_analysis(game)
+        return None if analysis is None else mathematics(game, analysis, lang)
     except Exception:  # noqa: BLE001 - the card still builds when the analysis cannot cover a game
         return None

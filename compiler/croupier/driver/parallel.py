@@ -117,9 +117,10 @@ def _load_shared(level: Level, langs: tuple[str, ...]) -> None:
     import croupier.checks  # noqa: F401 - imported for the children to inherit
 
     if level >= Level.ALL:
+        import croupier.backends.cards.mathematics
         import croupier.backends.conformance.emitter
         import croupier.semantics.cases
-        import croupier.tools.analysis.card_math
+        import croupier.tools.analysis.card_analysis
         import croupier.tools.analysis.seat  # noqa: F401 - imported for the children to inherit
         from croupier.backends.cards.render import load_templates
 

@@ -192,9 +192,9 @@ class _AfterTheRound(NodeVisitor):
     def reads_after(self, e: ir.Expr | None) -> bool:
         if e is None:
             return False
-        return any(True for _ in self.refs(e, first_only=True))
+        return any(True for _ in self.refs(e))
 
-    def refs(self, e: ir.Expr, first_only: bool = False):
+    def refs(self, e: ir.Expr):
         """(reference, …) of `e` that read the finished round; a direct `outcome is` yields itself."""
         stack = [e]
         while stack:

@@ -21,7 +21,7 @@ from lark.lexer import Token
 from lark.tree import Tree
 
 from croupier.diagnostics import Diagnostic, Span
-from croupier.syntax.concrete import Comment, normalised, parse_concrete, tokens
+from croupier.syntax.concrete import Comment, parse_concrete, tokens
 from croupier.syntax.layout import WIDTH, Line, grid_row, render, width
 from croupier.syntax.parser import parse_text
 
@@ -227,9 +227,3 @@ def format_text(text: str, path: str) -> tuple[str | None, list[Diagnostic]]:
     if [c.text for c in parse_concrete(result)[1]] != [c.text for c in comments]:
         raise FormatError(f"{path}: the laid-out spec would lose or add a comment; left as it is")
     return result, diags
-
-
-def is_formatted(text: str, path: str) -> bool | None:
-    """Whether a spec's text is already in its canonical layout (None: it has syntax errors)."""
-    result, _diags = format_text(text, path)
-    return None if result is None else result == normalised(text).removeprefix("\ufeff")

@@ -7,6 +7,9 @@ backed by its own bettor with one unit each round. A piece of shoes gives an
 exact `Tally` (tools/tally.py); `campaign.drive` merges the pieces in shoe order.
 Confidence intervals treat each shoe as one sample of (net return, rounds), the
 ratio estimator, so the correlation of rounds within a shoe is accounted for.
+The report (`summary` as JSON-ready data, `text_report` for a person) puts the exact
+returns of the engine's analysis companion (`exact_returns`) beside the simulated ones,
+as `seat_simulate`'s report does for a seat game.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from fractions import Fraction
 from croupier.backends.engine.loader import load_engine, source_digest
 from croupier.tools.tally import Tally
 
-__all__ = ["Tally", "play_shoes", "deal_shoes", "run", "simulate", "estimate", "proportion", "summary"]
+__all__ = ["Tally", "play_shoes", "deal_shoes", "run", "simulate", "estimate", "proportion", "summary", "exact_returns",
+           "text_report"]
 
 Z95 = Decimal("1.959963984540054")
 MAX_WORKERS = 64  # more processes than this only costs memory: the run refuses them
@@ -254,6 +258,23 @@ def dec(x, places: int = 6) -> str:
     return str(value.quantize(Decimal(1).scaleb(-places)))
 
 
+def exact_returns(game, engine) -> dict | None:
+    """Exact net return per unit of each bet from the engine's analysis companion, when it has one: the
+    companion's `exact_returns`, from the analysis the static checks and the rule card keep in the cache
+    (the checks of this very compile computed it, or read it from the disk)."""
+    from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
+    from croupier.backends.engine.loader import exact_analysis, shared_engine
+
+    name = companion_name(game)
+    if name is None:
+        return None
+    try:
+        analysis = exact_analysis(engine, shared_engine(emit_analysis_module(game, game.path), name), engine.DECKS)
+    except engine.EngineError:
+        return None
+    return {bet: b["expected_return"] - 1 for bet, b in analysis["bets"].items()}
+
+
 def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
     """The report as JSON-ready data: decimals as strings, counts as ints."""
     hist = dict(sorted(tally.rounds_per_shoe.items()))
@@ -292,3 +313,25 @@ def interval_row(value: Fraction, half: Decimal | None, exact: Fraction | None) 
         row["exact"] = dec(exact)
         row["exact_in_ci"] = None if half is None else bool(lo <= exact <= hi)
     return row
+
+
+def text_report(r: dict) -> str:
+    """The report of a shoe simulation for a person."""
+    rps = r["rounds_per_shoe"]
+    cut = " (the last shoe cut short)" if r.get("shoes_cut_short") else ""
+    lines = [f"{r['shoes']} shoes, {r['rounds']} rounds{cut} in {r['seconds']} s "
+             f"(seed {r['seed']}, {r['workers']} workers)",
+             f"rounds per shoe: mean {rps['mean']}, min {rps['min']}, max {rps['max']}",
+             "outcomes:"]
+    for name, o in r["outcomes"].items():
+        lines.append(f"  {name:<12} {o['frequency']}  (95 % CI {o['ci95'][0]} .. {o['ci95'][1]})")
+    lines.append("net return per unit staked:")
+    for bet, b in r["bets"].items():
+        extra = ""
+        if "exact" in b:
+            where = {True: "inside", False: "OUTSIDE", None: "with no interval to compare"}[b["exact_in_ci"]]
+            extra = f"  exact {b['exact']} {where}" + (" the interval" if b["exact_in_ci"] is not None else "")
+        ci = "95 % CI n/a: an interval needs at least two shoes" if b["ci95"] is None else \
+            f"95 % CI {b['ci95'][0]} .. {b['ci95'][1]}"
+        lines.append(f"  {bet:<12} {b['net_per_unit']}  ({ci}){extra}")
+    return "\n".join(lines)

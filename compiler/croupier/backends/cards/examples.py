@@ -33,20 +33,6 @@ def card_chip(game: Game, code: str, lang: str) -> dict:
             "joker": False}
 
 
-def _normal_code(game: Game, text) -> str | None:
-    """A card code as the game's shoe spells it, or None if the text is not a card of this shoe."""
-    if not isinstance(text, str) or game.shoe is None:
-        return None
-    t = text.strip().upper()
-    if t in game.shoe.jokers:
-        return t
-    rank, suit = t[:-1], t[-1:]
-    rank = "10" if rank == "T" else rank
-    if rank + suit in game.shoe.cards:
-        return rank + suit
-    return None
-
-
 def _hands(game: Game):
     """Candidate hands, smallest first: rank multisets within the shoe's copies, suits dealt in order."""
     shoe = game.shoe

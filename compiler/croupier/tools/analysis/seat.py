@@ -24,7 +24,7 @@ import sys
 from fractions import Fraction
 
 from croupier.cache import cached, from_data, recall
-from croupier.tools.analysis.report import dec, pct
+from croupier.figures import dec, pct
 from croupier.tools.analysis.seat_deck import SeatDeck, falling
 from croupier.tools.analysis.seat_facts import inputs_of, separable, stake_of
 from croupier.tools.analysis.seat_pairs import UNIT_COINS, PairSettler

@@ -1,4 +1,6 @@
-"""Rounds affected by a rule change, exactly: both versions of a dealt-round game play the same shoe.
+"""What a rule change does in play, exactly: the rounds (or seat hands) it affects, and example deals.
+
+Rounds: both versions of a dealt-round game play the same shoe.
 
 Every ordered deal of a full shoe is enumerated once, with card removal, and
 played by both engines at the same time: the deal, then each version's draws in
@@ -20,13 +22,32 @@ distinct fact state on a representative round.
 `rounds_compared` is `compare_rounds` kept in the cache (`croupier.cache`), under
 everything it reads: the deck count, each engine's source digest, and of each game
 the facts its rules read and its draw tables' names and descriptions.
+
+Seat hands (`compare_hands`): the hands of a seat game whose type changes between two versions, counted
+over every hand the deck makes. Every hand of every size the versions allow is a multiset of cards; ranks that
+neither version tells apart (same value, classes and wildness in both) are one
+class, and a multiset of classes stands for the product of binomial counts of
+real hands. Each is evaluated by both engines (`evaluate`, wild substitution
+included); a hand counts when its type changes, or when its type's place in the
+order of types (its rank among hand types) changes.
+
+Example deals (`example`, `bet_examples`): one real round for each changed rule, played by both
+versions. A flipped cell's example comes from the joint enumeration (`compare_rounds`): the first deal, in enumeration order, where the versions first part at that cell. A changed
+bet's example is the first round of the new version's exact enumeration (one
+representative round of each group of deals it tells apart) on which the bet
+returns another amount per unit staked under each version. Every example is
+played again by both engines from its cards in dealing order, so what the report
+shows is what the engines do.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb
 
-from croupier.backends.engine.analysis_emitter import FactReader, Unsupported
+from croupier.backends.engine.analysis_emitter import FactReader, Unsupported, emit_analysis_module
+from croupier.backends.engine.loader import shared_engine
 from croupier.cache import cached
 from croupier.semantics.model import Game
 
@@ -355,3 +376,123 @@ def rounds_compared(old: tuple[Game, object], new: tuple[Game, object], decks: i
         parts.append(repr(sorted(read_facts(game), key=repr)))
         parts.append(repr([(t.ident, t.describe()) for t in game.draws]))
     return cached("diff-rounds", "\0".join(parts), lambda: compare_rounds(old, new, decks))
+
+
+def rank_key(engine, rank: str) -> tuple:
+    classes = tuple(sorted(name for name, members in engine.CLASSES.items() if rank in members))
+    return (engine.VALUE.get(rank), classes, rank in engine.WILD_RANKS)
+
+
+def compare_hands(old, new) -> dict:
+    """{"hands", "changed" (share), "moves" {(old type, new type): share}, "example" {…}} of two engines."""
+    if (tuple(old.RANKS), tuple(old.SUITS), tuple(old.JOKERS), old.DECKS) != \
+            (tuple(new.RANKS), tuple(new.SUITS), tuple(new.JOKERS), new.DECKS):
+        return {"comparable": False, "reason": "the two versions deal from other cards"}
+    groups: dict[tuple, list[str]] = {}
+    for rank in tuple(old.RANKS) + tuple(old.JOKERS):
+        if (rank in old.VALUE or rank in old.WILD_RANKS) and (rank in new.VALUE or rank in new.WILD_RANKS):
+            groups.setdefault((rank_key(old, rank), rank_key(new, rank)), []).append(rank)
+    classes = list(groups.values())
+    copies = [sum(old.DECKS * (1 if r in old.JOKERS else len(old.SUITS)) for r in ranks) for ranks in classes]
+    low = max(old.HAND_SIZE[0], new.HAND_SIZE[0])
+    high = min(old.HAND_SIZE[1], new.HAND_SIZE[1])
+    total = changed = 0
+    moves: dict = {}
+    example = None
+    for size in range(low, high + 1):
+        for ms in combinations_with_replacement(range(len(classes)), size):
+            ways = 1
+            for c in set(ms):
+                ways *= comb(copies[c], ms.count(c))
+            if not ways:
+                continue
+            codes = cards_of(old, classes, ms)
+            a, b = old.evaluate(codes).type, new.evaluate(codes).type
+            total += ways
+            if a != b or old.TYPE_INDEX[a] != new.TYPE_INDEX.get(b, -1):
+                changed += ways
+                moves[(a, b)] = moves.get((a, b), 0) + ways
+                example = example or {"cards": codes, "old": a, "new": b}
+    return {"comparable": True, "hands": total, "changed": Fraction(changed, total) if total else Fraction(0),
+            "changed_hands": changed, "moves": {k: Fraction(v, total) for k, v in sorted(moves.items())},
+            "example": example}
+
+
+def cards_of(engine, classes: list[list[str]], ms: tuple[int, ...]) -> list[str]:
+    """Distinct real cards for a multiset of classes."""
+    used: dict[str, int] = {}
+    out = []
+    for c in ms:
+        for rank in classes[c]:
+            k = used.get(rank, 0)
+            limit = engine.DECKS * (1 if rank in engine.JOKERS else len(engine.SUITS))
+            if k < limit:
+                used[rank] = k + 1
+                out.append(rank if rank in engine.JOKERS else rank + engine.SUITS[k % len(engine.SUITS)])
+                break
+    return out
+
+
+def companion(game: Game, shown: str):
+    """A dealt-round game's analysis companion, loaded from source (once per process for the same source)."""
+    return shared_engine(emit_analysis_module(game, shown), game.name + "_analysis")
+
+
+def dealing_order(engine, hands: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The cards of a round's hands in the order the engine deals them (deal order, then draws in turn)."""
+    left = {h: list(cards) for h, cards in zip(engine.HANDS, hands)}
+    out = [left[h].pop(0) for h in engine.DEAL_ORDER]
+    for hand, _decide in engine.DRAWERS:
+        if left[hand]:
+            out.append(left[hand].pop(0))
+    return out
+
+
+def distinct(engine, cards: list[str]) -> list[str]:
+    """The same cards with repeated ones moved to the rank's next suits (as a shoe of several decks deals
+    them), so that an example reads as real cards; ranks, and so every rule's reading, stay."""
+    seen: dict[str, int] = {}
+    out = []
+    for code in cards:
+        rank = code[:-1] if code[:-1] in engine.RANKS else code
+        k = seen.get(rank, 0)
+        seen[rank] = k + 1
+        out.append(code if rank == code else rank + engine.SUITS[k % len(engine.SUITS)])
+    return out
+
+
+def played(engine, cards: list[str], bets: list[str]) -> dict:
+    """One round as the report shows it: each hand's cards and total, the outcome, unit returns."""
+    r = engine.play(cards)
+    out = {"hands": {h: list(getattr(r, h)) for h in engine.HANDS},
+           "totals": {h: engine.total(getattr(r, h)) for h in engine.HANDS}, "outcome": r.outcome}
+    if bets:
+        out["returns"] = {b: engine.BETS[b](r, 1) for b in bets if b in engine.BETS}
+    return out
+
+
+def example(old, new, cards: list[str], bets: list[str] = ()) -> dict:
+    """The cards and how each version plays them."""
+    return {"cards": cards, "old": played(old.engine, cards, list(bets)), "new": played(new.engine, cards, list(bets))}
+
+
+def bet_examples(old, new, names: list[str]) -> dict[str, dict]:
+    """{bet: example} for the bets (of both versions) whose unit return differs on some round."""
+    exact = companion(new.game, new.shown)
+    en = exact.Enumerator(new.engine, new.game.shoe.decks)
+    finals, _totals = en.rounds()
+    pending = [n for n in names if n in old.engine.BETS and n in new.engine.BETS]
+    found: dict[str, dict] = {}
+    for _weight, hands in finals.values():
+        if not pending:
+            break
+        cards = distinct(new.engine, dealing_order(new.engine, hands))
+        try:
+            a, b = old.engine.play(cards), new.engine.play(cards)
+        except (old.engine.EngineError, new.engine.EngineError):
+            continue
+        for name in list(pending):
+            if old.engine.BETS[name](a, 1) != new.engine.BETS[name](b, 1):
+                found[name] = example(old, new, cards, [name])
+                pending.remove(name)
+    return found

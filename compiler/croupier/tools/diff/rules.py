@@ -1,4 +1,4 @@
-"""Rule changes between two versions of a game, in the language's terms.
+"""Rule changes between two versions of a game, in the language's terms: the model compared field by field.
 
 Every field of the model's `Game` has an entry in `FIELDS`: the section of the
 report it belongs to, what it is called, and how two versions of it compare
@@ -11,17 +11,36 @@ so that no rule change is ever skipped in silence. Items are described by
 A change is in play unless only labels, citations, sources or assumptions
 differ; a reordering of statements whose order does not matter is no change
 (a bet's clauses are tried in order: their order matters).
+
+`play(value)` is a model value (a bet, an expression, a shoe, …) reduced to what
+decides play: spans, labels, citations, the file a rule came from and the
+derived texts are left out, a number is its exact value whatever its spelling,
+and a mapping is compared without its order. Two values with equal `play`
+forms play alike. `whole(value)` keeps labels and citations too: where `play`
+forms agree and `whole` forms do not, only the documentation changed.
+
+`text(value)` writes a value back in the spec's notation (`pays 8 to 1`,
+`total(banker) = 6`, `8 decks of standard52`), for the report.
+
+Draw-table changes are the tables added or removed, and every cell that flipped, in the card's words. Two
+versions' tables are matched by what they say (`draw banker when drew(player)
+by total(banker) × value(third(player))`); a cell is named by its keys as the
+card shows them (`total(banker) = 3, value(third(player)) = 8: stand → draw`).
+The order in which hands draw (the order of their first tables) is play too.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 
+from croupier.diagnostics import Span
 from croupier.semantics import model
-from croupier.tools.diff.canon import payout_text, play, text, whole
+from croupier.semantics.expr import Expr, Num, expr_text
+from croupier.semantics.model import DrawTable
+from croupier.syntax.printer import number_text
 
 
 class UnknownField(Exception):
@@ -186,8 +205,6 @@ def ignored(old, new) -> list[dict]:
 
 
 def draws(old: list[model.DrawTable], new: list[model.DrawTable]) -> list[dict]:
-    from croupier.tools.diff.cells import table_changes
-
     return table_changes(old, new)
 
 
@@ -255,4 +272,146 @@ def rule_changes(old: model.Game, new: model.Game) -> list[dict]:
             raise UnknownField(f"croupier diff has no rule for the model field Game.{f.name}: "
                                "add it to croupier.tools.diff.rules.FIELDS")
         out.extend(compare(getattr(old, f.name), getattr(new, f.name)))
+    return out
+
+
+# fields that never decide play: where a thing is written, what it is called, where it comes from
+DOC_FIELDS = frozenset({"labels", "cite", "cites", "value_cite"})
+SKIPPED = frozenset({"span", "name_span", "cell_spans", "origin", "ident", "text", "type"})
+
+
+def _reduce(value, keep_doc: bool):
+    if isinstance(value, (Span, model.Game)):
+        return None
+    if isinstance(value, Num):
+        return ("num", value.value)
+    if isinstance(value, model.Labels):
+        return tuple(sorted(value.texts.items())) if keep_doc else None
+    if isinstance(value, model.Payout) and not keep_doc:  # `pays 1 to 1` is `pays 2 including stake`
+        cut = (value.commission, value.rounding, value.unit) if value.commission else (None, None, None)
+        return ("payout", value.gross_multiple()) + cut
+    if is_dataclass(value) and not isinstance(value, type):
+        out = [type(value).__name__]
+        for f in fields(value):
+            if f.name in SKIPPED or (f.name in DOC_FIELDS and not keep_doc):
+                continue
+            out.append((f.name, _reduce(getattr(value, f.name), keep_doc)))
+        return tuple(out)
+    if isinstance(value, dict):
+        return ("map",) + tuple(sorted(((repr(k), _reduce(v, keep_doc)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return tuple(_reduce(v, keep_doc) for v in value)
+    return value
+
+
+def play(value):
+    """The value as it decides play (see the module's docstring)."""
+    return _reduce(value, False)
+
+
+def whole(value):
+    """The value with its labels and citations."""
+    return _reduce(value, True)
+
+
+def payout_text(p: model.Payout) -> str:
+    """A payout as the spec writes it: `pays 1.95 including stake`, `pays 1 to 1 less 5% commission …`."""
+    if p.style == "including":
+        text = f"pays {number_text(p.ratio)} including stake"
+    else:
+        text = f"pays {number_text(p.ratio)} to 1"
+    if p.commission:
+        text += f" less {number_text(p.commission * 100)}% commission"
+        if p.rounding:
+            text += f" rounded {p.rounding} to {number_text(p.unit or Fraction(0))}"
+    return text
+
+
+def text(value) -> str:
+    """A value in the spec's notation, on one line."""
+    if value is None:
+        return "none"
+    if isinstance(value, Expr):
+        return expr_text(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (Fraction, int)):
+        return number_text(Fraction(value))
+    if isinstance(value, str):
+        return value
+    if isinstance(value, model.Payout):
+        return payout_text(value)
+    if isinstance(value, model.Soft):
+        return f"{' '.join(value.ranks)} counts {number_text(value.low)} or {number_text(value.high)}, " \
+               f"best not over {number_text(value.limit)}"
+    if isinstance(value, model.Shoe):
+        jokers = f" + jokers {' '.join(value.jokers)}" if value.jokers else ""
+        return f"{value.decks} deck{'s' if value.decks != 1 else ''} of {value.kind}{jokers}"
+    if isinstance(value, model.Labels):
+        return " ".join(f'{lang} "{t}"' if lang != "en" else f'"{t}"' for lang, t in value.texts.items())
+    if isinstance(value, dict):
+        return ", ".join(f"{text(k)} = {text(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " ".join(text(v) for v in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        parts = [f"{f.name} {text(getattr(value, f.name))}" for f in fields(value)
+                 if f.name not in SKIPPED and f.name not in DOC_FIELDS]
+        return ", ".join(parts)
+    return str(value)
+
+
+def word(draws: bool | None) -> str:
+    return "no cell" if draws is None else ("draw" if draws else "stand")
+
+
+def grid_lines(t: DrawTable) -> list[str]:
+    """A table's cells as lines: `ROW: D D S …` (or the one row of a one-key table)."""
+    if not t.cols:
+        return [" ".join(f"{r}:{'D' if t.cells.get((r, None)) else 'S'}" for r in t.rows)]
+    return [f"{r}: " + " ".join("D" if t.cells.get((r, c)) else "S" for c in t.cols) for r in t.rows]
+
+
+def cell_name(t: DrawTable, key: tuple) -> str:
+    row, col = key
+    name = f"{text(t.row_key)} = {row}"
+    return name if col is None else f"{name}, {text(t.col_key)} = {col}"
+
+
+def flipped(old: DrawTable, new: DrawTable) -> list[dict]:
+    """The cells whose action differs, in row and column order."""
+    keys = sorted(set(old.cells) | set(new.cells), key=lambda k: (k[0], -1 if k[1] is None else k[1]))
+    return [{"row": k[0], "col": k[1], "old": word(old.cells.get(k)), "new": word(new.cells.get(k)),
+             "cell": cell_name(new, k)} for k in keys if old.cells.get(k) != new.cells.get(k)]
+
+
+def table_changes(old: list[DrawTable], new: list[DrawTable]) -> list[dict]:
+    """The report entries of the draw tables (see the module's docstring)."""
+    a = {t.describe(): t for t in old}
+    b = {t.describe(): t for t in new}
+    out = []
+    for name, t in a.items():
+        if name not in b:
+            out.append({"section": "draw tables", "kind": "draw table", "name": name, "change": "removed",
+                        "play": True, "details": grid_lines(t)})
+    for name, t in b.items():
+        if name not in a:
+            out.append({"section": "draw tables", "kind": "draw table", "name": name, "change": "added",
+                        "play": True, "details": grid_lines(t)})
+    for name, t in a.items():
+        u = b.get(name)
+        if u is None:
+            continue
+        cells = flipped(t, u)
+        if cells:
+            out.append({"section": "draw tables", "kind": "draw table", "name": name, "change": "changed",
+                        "play": True, "details": [f"{c['cell']}: {c['old']} → {c['new']}" for c in cells],
+                        "cells": cells, "hand": u.hand})
+        elif (t.cite or "") != (u.cite or ""):
+            out.append({"section": "documentation", "kind": "draw table", "name": name, "change": "changed",
+                        "play": False, "details": [f"citation: {t.cite or 'none'} → {u.cite or 'none'}"]})
+    order = [lambda ts: list(dict.fromkeys(t.hand for t in ts))]
+    hands_old, hands_new = order[0](old), order[0](new)
+    if hands_old != hands_new and set(hands_old) == set(hands_new):
+        out.append({"section": "draw tables", "kind": "drawing order", "name": None, "change": "reordered",
+                    "play": True, "details": [f"{' '.join(hands_old)} → {' '.join(hands_new)}"]})
     return out

@@ -1,15 +1,11 @@
 """The "Mathematics" section of a rule card: the exact analysis as display strings, and a chart.
 
-`math_view(game, lang)` runs the exact enumerator (the engine's analysis companion) for the spec's own
-shoe and for 1, 2, 4, 6 and 8 decks, and returns plain data for the card
-templates, in the card's language (fixed prose from the gettext catalogs, names
-from the spec's labels): outcome probabilities, each bet's house edge and
-figures, the deck-count table, and for a variant the change of each bet's house
-edge from its base's. `edge_chart_svg(view, lang)` draws the deck-count table as
-an inline SVG.
-Analyses are cached per (engine and companion source, decks) for the life of the process, so
-a build analyses a base once for all its variants; the sources are emitted once per process for the same
-spec texts, name and path (a variant's base included).
+The driver runs the analysis tool (`croupier.tools.analysis.card_analysis`) and hands its exact data
+here: `mathematics(game, analysis, lang)` returns the section for the card templates, in the card's
+language (fixed prose from the gettext catalogs, names from the spec's labels): outcome probabilities,
+each bet's house edge and figures, the deck-count table, and for a variant the change of each bet's
+house edge from its base's, or a seat game's policy figures; and the deck-count table drawn as an
+inline SVG chart (`edge_chart`).
 """
 
 from __future__ import annotations
@@ -17,11 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.backends.cards import i18n
-from croupier.backends.engine.loader import exact_analysis, shared_engine, source_digest
-from croupier.cache import cached
+from croupier.backends.cards.edge_chart import chart_from_rows
+from croupier.figures import dec, pct, sqrt_dec
 from croupier.semantics.model import Game
-from croupier.tools.analysis.edge_chart import chart_from_rows
-from croupier.tools.analysis.report import DECK_TABLE, dec, pct, sqrt_dec
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages translated later
@@ -31,67 +25,31 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext marker for messages tra
 EDGE_TABLE = N_("House edge by deck count")
 
 
-def _emitted(kind: str, game: Game, emit) -> str:
-    """The source `emit(game, game.path)` gives, emitted once per process for the same rules: a variant's base
-    (a game object of its own, resolved with the variant) is the game its own spec resolves to when their spec
-    texts (`Game.fingerprint`), name and path agree, and so has the same engine and companion."""
-    if not game.source_text:  # a game not resolved from a spec text: nothing to know it again by
-        return emit(game, game.path)
-    key = (kind, game.fingerprint, game.name, game.path)
-    source = _SOURCES.get(key)
-    if source is None:
-        source = _SOURCES[key] = emit(game, game.path)
-    return source
-
-
-_SOURCES: dict[tuple[str, str, str, str], str] = {}
-
-
-def engine_of(game: Game) -> tuple[str, object]:
-    """(digest of the engine source, the loaded engine), the module shared with the checks (`shared_engine`)."""
-    from croupier.backends.engine.emitter import emit_engine
-
-    source = _emitted("engine", game, emit_engine)
-    return source_digest(source), shared_engine(source, f"math_{game.name}")
-
-
-def companion_of(game: Game) -> tuple[str, object]:
-    """(digest of the analysis companion's source, the loaded companion), shared like the engine."""
-    from croupier.backends.engine.analysis_emitter import emit_analysis_module
-
-    source = _emitted("companion", game, emit_analysis_module)
-    return source_digest(source), shared_engine(source, f"math_{game.name}_analysis")
-
-
-def analysis_of(game: Game, decks: int | None = None) -> dict:
-    """The exact analysis of a game by its engine's companion (cached per their sources and deck count)."""
-    _digest, engine = engine_of(game)
-    _plan_digest, companion = companion_of(game)
-    decks = game.shoe.decks if decks is None else decks
-    return exact_analysis(engine, companion, decks)
+def mathematics(game: Game, analysis: dict, lang: str = "en") -> dict:
+    """The section in one language: {"view": figures, "chart": SVG text} from `card_analysis`'s data."""
+    view = math_view(game, analysis, lang)
+    decks = [t["decks"] for t in analysis.get("by_decks", ())]
+    return {"view": view, "chart": edge_chart_svg(view, decks, lang)}
 
 
 def deck_label(n: int, lang: str = "en") -> str:
     return i18n.translations(lang).ngettext("%(n)s deck", "%(n)s decks", n) % {"n": n}
 
 
-def math_view(game: Game, lang: str = "en") -> dict | None:
-    """The card's mathematics for a dealt-round game; None for a game the analysis does not cover."""
-    if game.is_seat_game and game.policy_threshold is not None:
-        return seat_view(game, lang)
-    if not game.is_dealt_round:
-        return None
-    _ = i18n.translations(lang).gettext
-    try:
-        return round_view(game, lang)
-    except ValueError as exc:  # the engine's EngineError: a game the exact enumeration cannot cover
-        return {_("Analysis"): _("The exact analysis of this game is missing: %(why)s") % {"why": str(exc)}}
+def math_view(game: Game, analysis: dict, lang: str = "en") -> dict:
+    """The card's mathematics, as display strings, from `card_analysis`'s data."""
+    if "seat" in analysis:
+        return seat_view(game, analysis["seat"], lang)
+    if "missing" in analysis:
+        _ = i18n.translations(lang).gettext
+        return {_("Analysis"): _("The exact analysis of this game is missing: %(why)s") % {"why": analysis["missing"]}}
+    return round_view(game, analysis, lang)
 
 
-def round_view(game: Game, lang: str) -> dict:
-    """The mathematics of a dealt-round game (raises the engine's EngineError when it cannot be enumerated)."""
+def round_view(game: Game, analysis: dict, lang: str) -> dict:
+    """The mathematics of a dealt-round game."""
     _ = i18n.translations(lang).gettext
-    a = analysis_of(game)
+    a = analysis["round"]
     labels = {name: b.label(lang) for name, b in game.bets.items()}
     bet, edge = _("bet"), _("house edge")
     view: dict = {
@@ -109,12 +67,12 @@ def round_view(game: Game, lang: str) -> dict:
             _("push"): pct(b["push"], 2),
         } for name, b in a["bets"].items()],
     }
-    table = [analysis_of(game, n) for n in DECK_TABLE]
+    table = analysis["by_decks"]
     view[_(EDGE_TABLE)] = [{bet: labels.get(name, name),
                             **{deck_label(t["decks"], lang): pct(t["bets"][name]["house_edge"]) for t in table}}
                            for name in a["bets"]]
-    if game.base is not None and game.base.is_dealt_round:
-        base = analysis_of(game.base, a["decks"])["bets"]
+    if analysis["base"] is not None:
+        base = analysis["base"]["bets"]
         rows = []
         for name, b in a["bets"].items():
             old = base.get(name)
@@ -135,20 +93,8 @@ def round_view(game: Game, lang: str) -> dict:
     return view
 
 
-def seat_view(game: Game, lang: str = "en") -> dict:
+def seat_view(game: Game, a: dict, lang: str = "en") -> dict:
     """The mathematics of a seat game: one hand under the spec's policy, thresholds, banker edge."""
-    from croupier.tools.analysis.seat import SeatAnalysis, separable, stake_of
-
-    digest, engine = engine_of(game)
-
-    def compute() -> dict:
-        sa = SeatAnalysis(engine, game.policy_threshold, stake_of(game), separable(game))
-        t = game.policy_threshold
-        table = [sa.one_hand(x) for x in sa.thresholds()]
-        return {"one": sa.one_hand(t), "table": table, "edge": sa.banker_edge(t, t), "best": sa.best_threshold(t),
-                "against": {x: r["net"] for x, r in sa.against(t).items()}}
-
-    a = cached("seat-analysis", f"{game.policy_threshold}\0{stake_of(game)}\0{digest}", compute)
     _ = i18n.translations(lang).gettext
     t = dec(game.policy_threshold)
     labels = {ht.name: ht.label(lang) for ht in game.types}
@@ -190,8 +136,9 @@ def signed_points(x: Fraction) -> str:
     return ("+" if x > 0 else "−" if x < 0 else "±") + text
 
 
-def edge_chart_svg(view: dict, lang: str = "en") -> str:
-    """An inline SVG chart of each bet's house edge (%) against the deck count (`edge_chart`)."""
+def edge_chart_svg(view: dict, decks: list[int], lang: str = "en") -> str:
+    """An inline SVG chart of each bet's house edge (%) against the deck count (`edge_chart`): the view's
+    deck-count table, whose columns are the analyses of `decks`."""
     _ = i18n.translations(lang).gettext
     def join(names: list[str]) -> str:
         out = names[0]
@@ -199,5 +146,5 @@ def edge_chart_svg(view: dict, lang: str = "en") -> str:
             out = _("%(first)s, %(item)s") % {"first": out, "item": name}
         return out
 
-    return chart_from_rows(view.get(_(EDGE_TABLE)) or [], _("bet"), DECK_TABLE, _(EDGE_TABLE),
+    return chart_from_rows(view.get(_(EDGE_TABLE)) or [], _("bet"), tuple(decks), _(EDGE_TABLE),
                            _("Decks in the shoe"), _("House edge (%)"), join)
