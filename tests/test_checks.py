@@ -220,7 +220,7 @@ def in_process(capsys, monkeypatch, *args: str) -> tuple[int, str, str]:
 
 
 def test_check_format_json_for_editors(capsys, monkeypatch) -> None:
-    code, out, _ = in_process(capsys, monkeypatch, "check", "--no-stale", "--format", "json",
+    code, out, _ = in_process(capsys, monkeypatch, "check", "--no-stale", "--json",
                               "tests/errors/E0001_syntax_several.rules")
     assert code == 1
     diags = json.loads(out)["diagnostics"]
@@ -264,3 +264,34 @@ def test_an_unfinishable_round_is_shown_with_cards_play_accepts(name: str, capsy
     shorter = " ".join(cards.split()[:-1])
     assert main(["play", spec, "--cards", shorter]) == 1
     assert "not enough cards" in capsys.readouterr().err
+
+
+def test_check_json_names_stale_files_and_the_old_format_option_still_answers(capsys, monkeypatch, tmp_path) -> None:
+    """`check --json` says why it fails when generated files are stale (it once printed no diagnostic and exit 1)."""
+    import shutil
+
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    (tmp_path / "croupier.toml").write_text('spec = "spec"\nout = "generated"\n', encoding="utf-8")
+    code, out, _ = in_process(capsys, monkeypatch, "check", "--json", str(tmp_path / "spec" / "dragon_tiger.rules"))
+    report = json.loads(out)
+    assert code == 1 and report["ok"] is False and not [d for d in report["diagnostics"] if d["severity"] == "error"]
+    assert "generated/engines/dragon_tiger.py: missing" in " ".join(report["stale"])
+    code, out, _ = in_process(capsys, monkeypatch, "check", "--format", "json", str(tmp_path / "spec" / "dragon_tiger.rules"))
+    assert json.loads(out) == report
+
+
+def test_build_json_lists_what_it_wrote(capsys, monkeypatch, tmp_path) -> None:
+    code, out, _ = in_process(capsys, monkeypatch, "build", "--json", "--out", str(tmp_path / "out"),
+                              "spec/dragon_tiger.rules")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] and report["specs"] == 1 and report["removed"] == []
+    assert "engines/dragon_tiger.py" in report["written"]
+    assert all((tmp_path / "out" / rel).is_file() for rel in report["written"])
+
+
+def test_version(capsys) -> None:
+    import croupier
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip() == f"croupier {croupier.__version__}"

@@ -101,7 +101,7 @@ def test_the_cluster_and_one_local_worker_give_the_same_report(scheduler, args, 
         remote = simulate(*args, "--scheduler", scheduler)
     else:
         remote = simulate_here(capsys, monkeypatch, *args, "--scheduler", scheduler)
-    local = simulate_here(capsys, monkeypatch, *args, "--workers", "1")
+    local = simulate_here(capsys, monkeypatch, *args, "--jobs", "1")
     assert remote == local
     assert remote.get("shoes", remote.get("tables")) == int(args[2])
 

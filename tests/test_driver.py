@@ -182,7 +182,7 @@ def test_build_then_check_in_one_process_compiles_once(resolves, tmp_path):
         assert main(["build", str(BACCARAT), "--out", str(out)]) == 0
         assert main(["check", str(BACCARAT), "--no-stale"]) == 0
         assert main(["play", str(BACCARAT), "--cards", "3S 2H 4D 2C 6H AS"]) == 0
-        assert main(["simulate", str(BACCARAT), "--shoes", "1", "--workers", "1"]) == 0
+        assert main(["simulate", str(BACCARAT), "--shoes", "1", "--jobs", "1"]) == 0
         assert main(["analyze", str(BACCARAT)]) == 0
     assert resolves == ["baccarat.rules"]
 

@@ -123,7 +123,7 @@ def test_every_command_takes_an_absolute_path_from_another_folder(project, tmp_p
     outcomes = json.loads(out)["outcomes"]
     # the player and the dealer are dealt alike from one deck: the game is symmetric
     assert set(outcomes) == {"player", "dealer", "tie"} and outcomes["player"] == outcomes["dealer"]
-    code, out, err = run(capsys, "simulate", spec, "--shoes", "1", "--workers", "1")
+    code, out, err = run(capsys, "simulate", spec, "--shoes", "1", "--jobs", "1")
     assert code == 0, err
     assert "13 rounds" in out, "one deck of 52 cards, four cards a round, no cut card"
 
@@ -169,7 +169,7 @@ def test_a_spec_in_no_project_is_checked_played_and_built_only_with_out(project,
     assert "from mine.rules" in (lonely / "out" / "engines" / f"{GAME}.py").read_text(encoding="utf-8")
     assert run(capsys, "play", "mine.rules", *ROUND)[0] == 0
     assert run(capsys, "analyze", "mine.rules")[0] == 0
-    assert run(capsys, "simulate", "mine.rules", "--shoes", "1", "--workers", "1")[0] == 0
+    assert run(capsys, "simulate", "mine.rules", "--shoes", "1", "--jobs", "1")[0] == 0
     code, out, err = run(capsys, "check", "mine.rules", str(project / "spec" / f"{GAME}.rules"))
     assert code == 2 and "different projects" in err
     code, out, err = run(capsys, "check")

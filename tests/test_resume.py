@@ -48,7 +48,7 @@ def saved(path: Path) -> dict | None:
 def test_a_killed_run_resumes_to_the_tallies_of_an_uninterrupted_run(tmp_path, capsys):
     point = tmp_path / "campaign.json"
     args = (str(BACCARAT), "--shoes", "3000", "--seed", "9", "--json")
-    proc = croupier(*args, "--workers", "1", "--checkpoint", str(point), "--every", "0.1")
+    proc = croupier(*args, "--jobs", "1", "--checkpoint", str(point), "--every", "0.1")
     deadline = time.monotonic() + 60
     while True:
         assert proc.poll() is None, proc.communicate()
@@ -64,13 +64,13 @@ def test_a_killed_run_resumes_to_the_tallies_of_an_uninterrupted_run(tmp_path, c
     assert 0 < killed["done"][1] < 3000 and killed["finished"] is False  # the file is whole: written atomically
     assert [p.name for p in tmp_path.iterdir()] == ["campaign.json"]
 
-    resumed = croupier(str(BACCARAT), "--resume", str(point), "--workers", "2", "--json")
+    resumed = croupier(str(BACCARAT), "--resume", str(point), "--jobs", "2", "--json")
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     # the uninterrupted run, the reference, through the same command's `main` in this process: the killed run
     # and its resumption are the processes under test
     capsys.readouterr()
-    assert main(["simulate", *args, "--workers", "2"]) == 0
+    assert main(["simulate", *args, "--jobs", "2"]) == 0
     assert report(out) == report(capsys.readouterr().out)
     final = saved(point)
     assert final["finished"] is True and final["done"] == [0, 3000]
@@ -103,7 +103,7 @@ def test_a_checkpoint_read_back_carries_the_run_on_exactly(tmp_path, spec, unit,
 
 def test_resume_refuses_another_spec_text_or_seed(tmp_path, capsys):
     point = tmp_path / "c.json"
-    assert main(["simulate", str(BACCARAT), "--shoes", "3", "--workers", "1", "--checkpoint", str(point)]) == 0
+    assert main(["simulate", str(BACCARAT), "--shoes", "3", "--jobs", "1", "--checkpoint", str(point)]) == 0
     capsys.readouterr()
     changed = tmp_path / "baccarat.rules"
     changed.write_text(BACCARAT.read_text(encoding="utf-8").replace("pays 1.95 including stake",
@@ -119,7 +119,7 @@ def test_resume_refuses_another_spec_text_or_seed(tmp_path, capsys):
     # a finished run resumed prints its report again, and a longer run carries it on
     assert main(["simulate", str(BACCARAT), "--resume", str(point), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["shoes"] == 3
-    assert main(["simulate", str(BACCARAT), "--resume", str(point), "--shoes", "5", "--json", "--workers", "1"]) == 0
+    assert main(["simulate", str(BACCARAT), "--resume", str(point), "--shoes", "5", "--json", "--jobs", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["shoes"] == 5
 
 
@@ -138,7 +138,7 @@ def test_a_damaged_checkpoint_is_refused_with_a_message(tmp_path, capsys, text):
 
 def test_a_tampered_tally_is_refused(tmp_path, capsys):
     point = tmp_path / "c.json"
-    assert main(["simulate", str(BACCARAT), "--shoes", "2", "--workers", "1", "--checkpoint", str(point)]) == 0
+    assert main(["simulate", str(BACCARAT), "--shoes", "2", "--jobs", "1", "--checkpoint", str(point)]) == 0
     capsys.readouterr()
     data = json.loads(point.read_text(encoding="utf-8"))
     for bad in ({"rounds": -1}, {"rounds": "12"}, {"net": {"banker": ["1/0", 0, 0]}}, {"shoes": 7}):

@@ -61,7 +61,7 @@ def test_interval_shrinks_with_more_shoes(source):
 
 def test_cli_json_report_and_log(tmp_path, capsys):
     log = tmp_path / "rounds.jsonl"
-    assert main(["simulate", str(BACCARAT), "--shoes", "3", "--workers", "1", "--json", "--log", str(log)]) == 0
+    assert main(["simulate", str(BACCARAT), "--shoes", "3", "--jobs", "1", "--json", "--log", str(log)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["shoes"] == 3 and sum(report["rounds_per_shoe"]["histogram"].values()) == 3
     assert set(report["bets"]) == {"banker", "player", "tie", "banker_pair", "player_pair"}

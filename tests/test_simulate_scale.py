@@ -188,13 +188,13 @@ def test_seat_runs_do_not_depend_on_the_number_of_workers(banker_game):
 
 
 def test_seat_report_puts_the_exact_figures_beside_the_simulated_ones(capsys):
-    assert main(["simulate", str(BANKER_SPEC), "--tables", "400", "--players", "3", "--workers", "1", "--json"]) == 0
+    assert main(["simulate", str(BANKER_SPEC), "--tables", "400", "--players", "3", "--jobs", "1", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["tables"] == 400 and r["players"] == 3 and set(r["seats"]) == {"p1", "p2", "p3"}
     assert sum(t["hands"] for t in r["types"].values()) == 1200
     assert all("exact" in t and t["ci95"] is not None for t in r["types"].values())
     assert "exact" in r["banker_edge"] and r["banker_edge"]["ci95"] is not None
-    assert main(["simulate", str(SPEC / "ten_and_a_half.rules"), "--tables", "30", "--workers", "1"]) == 0
+    assert main(["simulate", str(SPEC / "ten_and_a_half.rules"), "--tables", "30", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "30 tables of 2 players hitting below 8.00" in out and "p2" in out
 
@@ -216,9 +216,9 @@ def test_options_that_do_not_fit_the_game_are_refused(capsys, args, message):
 
 
 def test_cli_rounds_report(capsys):
-    assert main(["simulate", str(BACCARAT), "--rounds", "150", "--workers", "2", "--json"]) == 0
+    assert main(["simulate", str(BACCARAT), "--rounds", "150", "--jobs", "2", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["rounds"] == 150 and r["shoes"] == 2 and r["shoes_cut_short"] == 1
     assert sum(r["rounds_per_shoe"]["histogram"].values()) == 1
-    assert main(["simulate", str(BACCARAT), "--rounds", "150", "--workers", "1"]) == 0
+    assert main(["simulate", str(BACCARAT), "--rounds", "150", "--jobs", "1"]) == 0
     assert "150 rounds (the last shoe cut short)" in capsys.readouterr().out

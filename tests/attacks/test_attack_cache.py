@@ -72,7 +72,7 @@ def built(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, 
 def outputs(cache_dir: str, out: Path, run=croupier, **tmpdir: Path) -> dict[str, str]:
     """Everything `build`, `check` and `analyze` print or write for SPECS (`tmpdir=`: their TMPDIR)."""
     found = built(cache_dir, out, run, **tmpdir)
-    found["check"] = run("check", *SPECS, "--no-stale", "--format", "json", cache_dir=cache_dir, **tmpdir)
+    found["check"] = run("check", *SPECS, "--no-stale", "--json", cache_dir=cache_dir, **tmpdir)
     found["analyze"] = run("analyze", SPECS[0], "--json", cache_dir=cache_dir, **tmpdir)
     return found
 
@@ -265,7 +265,7 @@ def test_a_tampered_cache_changes_no_output_and_runs_no_code(reference, lark_cac
         assert outputs(str(tmp_path / "pristine"), tmp_path / "pristine-out", tmpdir=tmp) == reference
     # else `build` rejected every forged entry and wrote it back as the cold build had: `check` and `analyze`
     # now run over the entries build wrote, as they would have after the cold build, with the old formats beside
-    for name, args in (("check", (*SPECS, "--no-stale", "--format", "json")), ("analyze", (SPECS[0], "--json"))):
+    for name, args in (("check", (*SPECS, "--no-stale", "--json")), ("analyze", (SPECS[0], "--json"))):
         tampered[name] = croupier(name, *args, cache_dir=str(root), tmpdir=tmp)
     assert tampered == reference
     assert not marker.exists()

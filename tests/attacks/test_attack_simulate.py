@@ -28,14 +28,14 @@ def test_a_log_that_cannot_be_opened_stops_before_anything_is_simulated(tmp_path
 
     monkeypatch.setattr(sim, "run", no_run)
     for bad in ("/nonexistent/l.jsonl", str(tmp_path)):
-        assert main(["simulate", str(BACCARAT), "--shoes", "5", "--workers", "1", "--log", bad]) == 2
+        assert main(["simulate", str(BACCARAT), "--shoes", "5", "--jobs", "1", "--log", bad]) == 2
         err = capsys.readouterr().err
         assert f"cannot write the log {bad}:" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
 
 def test_a_log_that_fails_while_writing_keeps_the_report(capsys):
-    code = main(["simulate", str(BACCARAT), "--shoes", "50", "--workers", "1", "--json", "--log", "/dev/full"])
+    code = main(["simulate", str(BACCARAT), "--shoes", "50", "--jobs", "1", "--json", "--log", "/dev/full"])
     captured = capsys.readouterr()
     assert code == 1
     assert "No space left on device" in captured.err and "of 50 shoes" in captured.err
@@ -77,7 +77,7 @@ def test_ctrl_c_stops_promptly_with_a_whole_partial_log(tmp_path, workers):
     folder = tmp_path / "out"
     folder.mkdir()
     log = folder / "rounds.jsonl"
-    proc = croupier("--shoes", "1000000", "--workers", workers, "--json", "--log", str(log))
+    proc = croupier("--shoes", "1000000", "--jobs", workers, "--json", "--log", str(log))
     wait_for_log_lines(folder, proc, least=200_000)  # a few shoes logged
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
@@ -112,7 +112,7 @@ LOGGED = 16_000_000  # bytes of log the billion-shoe run writes before its memor
 def test_a_billion_shoes_start_in_bounded_memory(tmp_path):
     folder = tmp_path / "out"
     folder.mkdir()
-    proc = croupier("--shoes", "1000000000", "--workers", "2", "--log", str(folder / "rounds.jsonl"))
+    proc = croupier("--shoes", "1000000000", "--jobs", "2", "--log", str(folder / "rounds.jsonl"))
     wait_for_log_lines(folder, proc)
     started = peak_rss_kb(proc.pid)
     # then run until the log holds ~200 shoes (a shoe logs ~70 kB): ~30 pieces of 8 shoes, far more than the
@@ -143,19 +143,19 @@ def test_pieces_are_made_lazily_and_a_huge_run_stops_at_once():
 
 
 def test_one_shoe_reports_no_interval_instead_of_failing(capsys):
-    assert main(["simulate", str(BACCARAT), "--shoes", "1", "--workers", "1", "--json"]) == 0
+    assert main(["simulate", str(BACCARAT), "--shoes", "1", "--jobs", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["shoes"] == 1
     for row in report["bets"].values():
         assert row["ci95"] is None and row["net_per_unit"] is not None
         assert row.get("exact_in_ci", None) is None
-    assert main(["simulate", str(BACCARAT), "--shoes", "1", "--workers", "1"]) == 0
+    assert main(["simulate", str(BACCARAT), "--shoes", "1", "--jobs", "1"]) == 0
     assert "CI n/a: an interval needs at least two shoes" in capsys.readouterr().out
 
 
 def test_workers_are_bounded(capsys):
-    assert main(["simulate", str(BACCARAT), "--shoes", "5", "--workers", "1000"]) == 2
-    assert f"--workers between 1 and {sim.MAX_WORKERS}" in capsys.readouterr().err
+    assert main(["simulate", str(BACCARAT), "--shoes", "5", "--jobs", "1000"]) == 2
+    assert f"--jobs must be between 1 and {sim.MAX_WORKERS}" in capsys.readouterr().err
     src, name = shoe_source()
     with pytest.raises(ValueError):
         sim.run(src, name, 5, workers=sim.MAX_WORKERS + 1)
@@ -163,7 +163,7 @@ def test_workers_are_bounded(capsys):
 
 def test_a_changed_spec_with_the_same_name_plays_its_own_engine(tmp_path, capsys):
     def banker(spec: Path) -> str:
-        assert main(["simulate", str(spec), "--shoes", "3", "--workers", "1", "--json"]) == 0
+        assert main(["simulate", str(spec), "--shoes", "3", "--jobs", "1", "--json"]) == 0
         return json.loads(capsys.readouterr().out)["bets"]["banker"]["net_per_unit"]
 
     before = banker(BACCARAT)

@@ -16,7 +16,7 @@ import sys
 def register(subparsers) -> None:
     """Add the `analyze` sub-command."""
     a = subparsers.add_parser("analyze", help="exact analysis (PAR sheet) of a spec: odds, house edges")
-    a.add_argument("spec")
+    a.add_argument("spec", help="the spec file of the game to analyse")
     a.add_argument("--decks", type=int, help="analyse a shoe of this many decks (default: the spec's own)")
     a.add_argument("--json", action="store_true", help="print the analysis as JSON")
     a.add_argument("--deck-table", action="store_true", help="add the house edges for 1, 2, 4, 6 and 8 decks")

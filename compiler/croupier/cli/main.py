@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from croupier import __version__
 from croupier.cli import analyze, diff, fmt, init, simulate
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
@@ -80,6 +81,8 @@ def cmd_build(args) -> int:
     _print_diags(diags, sources, "text", sys.stderr)
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
+        if args.json:
+            print(json.dumps({**diagnostics_data(diags), "written": [], "removed": [], "ok": False}, indent=2))
         return 1
     from croupier.outputs import OutputError
 
@@ -92,9 +95,30 @@ def cmd_build(args) -> int:
         return 1
     for rel in removed:
         print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
+    if args.json:
+        print(json.dumps({**diagnostics_data(diags), "specs": len(results),
+                          "out": project.display(out) if project is not None else str(out),
+                          "written": sorted(_under(out, w) for w in written), "removed": sorted(_under(out, r) for r in removed),
+                          "ok": True}, ensure_ascii=False, indent=2))
+        return 0
     shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
     print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
     return 0
+
+
+def _under(out: Path, path) -> str:
+    """A written file's path relative to the output folder (as the build manifest lists it)."""
+    try:
+        return Path(path).relative_to(out).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def diagnostics_data(diags: list) -> dict:
+    """{"diagnostics": [...]}: the diagnostics as `croupier check --json` prints them, in file order."""
+    from croupier.diagnostics import to_json
+
+    return json.loads(to_json(diags))
 
 
 def cmd_check(args) -> int:
@@ -111,10 +135,10 @@ def cmd_check(args) -> int:
               "there are no generated files to compare it with", file=sys.stderr)
     elif not errors and not args.no_stale:
         stale = pipeline.stale(results, project.out_dir, full)
-    if args.format == "json":
-        from croupier.diagnostics import to_json
-
-        print(to_json(diags))
+    as_json = args.json or args.format == "json"
+    if as_json:
+        print(json.dumps({**diagnostics_data(diags), "stale": stale, "ok": not (errors or stale)}, ensure_ascii=False,
+                         indent=2))
     else:
         _print_diags(diags, sources, "text", sys.stderr)
         for s in stale:
@@ -123,7 +147,7 @@ def cmd_check(args) -> int:
             print(f"hint: run `croupier build` and commit {project.display(project.out_dir)}/", file=sys.stderr)
     if errors or stale:
         return 1
-    if args.format != "json":
+    if not as_json:
         warnings = sum(1 for d in diags if d.severity == "warning")
         print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
     return 0
@@ -263,6 +287,7 @@ def _jobs_of(args) -> int:
 def parser() -> argparse.ArgumentParser:
     """The command line's parser: every sub-command, in the order `--help` lists them."""
     p = argparse.ArgumentParser(prog="croupier", description="Compile card-game rules into engines, cards and tests.")
+    p.add_argument("--version", action="version", version=f"croupier {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     init.register(sub)
     _register_build(sub)
@@ -277,6 +302,7 @@ def _register_build(sub) -> None:
     b = sub.add_parser("build", help="compile specs into the project's output folder (generated/)")
     b.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     b.add_argument("--out", help="output folder (default: the project's, generated/)")
+    b.add_argument("--json", action="store_true", help="print what was written and removed, and the diagnostics, as JSON")
     _jobs_option(b)
     b.set_defaults(func=cmd_build)
 
@@ -286,7 +312,8 @@ def _register_check(sub) -> None:
     c.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     c.add_argument("--strict", action="store_true",
                    help="treat warnings as errors (labels in every language the project lists, and no other)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--json", action="store_true", help="print the diagnostics and stale files as JSON")
+    c.add_argument("--format", choices=("text", "json"), default="text", help=argparse.SUPPRESS)  # the old --json
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)
     _jobs_option(c)
     c.set_defaults(func=cmd_check)
@@ -294,7 +321,7 @@ def _register_check(sub) -> None:
 
 def _register_play(sub) -> None:
     pl = sub.add_parser("play", help="adjudicate rounds or tables with a spec's engine")
-    pl.add_argument("spec")
+    pl.add_argument("spec", help="the spec file of the game to play")
     pl.add_argument("--cards", help='cards in dealing order, e.g. "3S 2H 4D 2C 6H AS"')
     pl.add_argument("--bet", action="append", help="a bet, e.g. banker=100 (repeatable)")
     pl.add_argument("--room", help="check the stakes against this room's limits")

@@ -8,6 +8,7 @@ carries a stopped or crashed run on. The result for a seed is the same on any pa
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -19,14 +20,15 @@ from fractions import Fraction
 def register(subparsers) -> None:
     """Add the `simulate` sub-command."""
     s = subparsers.add_parser("simulate", help="play shoes (or seat tables) and report frequencies and returns")
-    s.add_argument("spec")
+    s.add_argument("spec", help="the spec file of the game to simulate")
     size = s.add_mutually_exclusive_group()
     size.add_argument("--shoes", type=int, help="how many shoes to play (a dealt-round game)")
     size.add_argument("--rounds", type=int, help="play shoe after shoe and stop right after this many rounds")
     size.add_argument("--tables", type=int, help="how many tables to deal (a seat game)")
     s.add_argument("--seed", type=int, help="the run's seed (shoe or table i is dealt from SEED/i; default 0)")
-    s.add_argument("--workers", type=int, default=min(os.cpu_count() or 1, 64),
-                   help="local processes, 1 to 64 (default: every core)")
+    s.add_argument("--jobs", "-j", dest="workers", metavar="N", type=int, default=min(os.cpu_count() or 1, 64),
+                   help="processes on this machine, 1 to 64 (default: every core)")
+    s.add_argument("--workers", dest="workers", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # the old name of --jobs
     s.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster of this scheduler (croupier[cluster])")
     s.add_argument("--players", type=int, help="seat games: players at each table (default: the fewest the spec seats)")
     s.add_argument("--threshold", help="seat games: every player hits while below this total (default: the spec's policy)")
@@ -87,7 +89,7 @@ def plan(args, game, engine, texts, digest: str):
         raise Refused("give --tables N" if seat else "give --shoes N or --rounds N")
     unit, total = given[0] if given else (was.state.unit, was.state.total)
     if total < 1:
-        raise Refused(f"--{unit} must be at least 1 and --workers between 1 and 64")
+        raise Refused(f"--{unit} must be at least 1")
     old = was.state.job if was else None
 
     def pick(value, old_value, default):
@@ -125,12 +127,11 @@ def cmd_simulate(args) -> int:
     from croupier.tools.replay import RoundLog
 
     if not 1 <= args.workers <= sim.MAX_WORKERS:
-        print(f"croupier: --shoes must be at least 1 and --workers between 1 and {sim.MAX_WORKERS}", file=sys.stderr)
+        print(f"croupier: --jobs must be between 1 and {sim.MAX_WORKERS}", file=sys.stderr)
         return 2
     for name in ("shoes", "rounds", "tables"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
-            print(f"croupier: --{name} must be at least 1 and --workers between 1 and {sim.MAX_WORKERS}",
-                  file=sys.stderr)
+            print(f"croupier: --{name} must be at least 1", file=sys.stderr)
             return 2
     save_to = args.checkpoint or args.resume
     refused = None
