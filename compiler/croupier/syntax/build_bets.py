@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lark.lexer import Token
-from lark.visitors import Transformer
+from lark.visitors import Transformer, v_args
 
 from croupier.diagnostics import Span, error
 from croupier.syntax import ast
@@ -20,6 +20,7 @@ def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
+@v_args(meta=True)
 class BetsBuilder(Transformer):
     """Builds `ast.BetStmt` and `ast.RemoveStmt` with their parts (used by `BuildAst`)."""
 

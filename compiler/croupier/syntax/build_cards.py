@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lark.lexer import Token
-from lark.visitors import Transformer
+from lark.visitors import Transformer, v_args
 
 from croupier.diagnostics import error
 from croupier.syntax import ast
@@ -21,6 +21,7 @@ def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
+@v_args(meta=True)
 class CardsBuilder(Transformer):
     """Builds the card statements of `ast` (used by `BuildAst`)."""
 

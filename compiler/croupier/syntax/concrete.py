@@ -16,18 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from functools import cache
 
+from lark import Lark
 from lark.lexer import Token
 from lark.tree import Tree
 
 from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter
-
-if TYPE_CHECKING:
-    from lark import Lark
-
-    from croupier.syntax.tables_parser import TablesParser
 
 _NEWLINES: ContextVar[list[Token] | None] = ContextVar("croupier_newlines", default=None)
 
@@ -48,24 +43,11 @@ def _collect(token: Token) -> Token:
     return token
 
 
-def build_concrete_parser(grammar: str) -> Lark:
-    """The grammar's LALR parser keeping every token, built from grammar text (about 0.2 s)."""
-    from lark import Lark
-
-    return Lark(grammar, postlex=SpecIndenter(), keep_all_tokens=True, lexer_callbacks={"_NL": _collect},
-                **LARK_OPTIONS)
-
-
-@lru_cache(maxsize=1)
-def concrete_parser() -> TablesParser | Lark:
-    """The grammar's LALR parser keeping every token (once per process): from the tables computed ahead
-    of time for the rules language's parser (the same tables), else built from the grammar."""
-    from croupier.syntax import grammar_tables
-
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter(), keep_all_tokens=True,
-                               lexer_callbacks={"_NL": _collect})
-    return made if made is not None else build_concrete_parser(grammar)
+@cache
+def concrete_parser() -> Lark:
+    """The grammar's LALR parser keeping every token, built by Lark once per process."""
+    return Lark.open(str(GRAMMAR), postlex=SpecIndenter(), keep_all_tokens=True,
+                     lexer_callbacks={"_NL": _collect}, **LARK_OPTIONS)
 
 
 def comments_in(newline: Token, lines: list[str]) -> Iterator[Comment]:
