@@ -119,11 +119,10 @@ def test_garbage_never_raises():
 def test_a_builder_error_reaches_the_caller_as_lark_visit_error():
     """`BuildAst` is a Lark transformer: what a rule's method raises reaches the caller as Lark's `VisitError`."""
     import pytest
-    from lark import v_args
-    from lark.exceptions import VisitError
 
     from croupier.syntax.build_ast import BuildAst
     from croupier.syntax.parser import parser
+    from croupier.syntax.standalone_parser import VisitError, v_args
 
     @v_args(meta=True)
     class Broken(BuildAst):

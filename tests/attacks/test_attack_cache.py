@@ -32,7 +32,8 @@ from cli_run import child_env
 from lark import Lark
 
 from croupier import cache
-from croupier.syntax.parser import GRAMMAR, SpecIndenter
+from croupier.syntax.concrete import ConcreteIndenter
+from croupier.syntax.make_standalone import GRAMMAR
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
@@ -183,7 +184,7 @@ def lark_with_cache(tmp: Path, **replaced) -> Lark:
         patch.setattr(tempfile, "tempdir", str(tmp))
         for name, value in replaced.items():
             patch.setattr(lark.lark, name, value)
-        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=ConcreteIndenter(),
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark.lexer import Token
-from lark.tree import Tree
-from lark.visitors import v_args
-
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
 from croupier.syntax.build_bets import BetsBuilder
 from croupier.syntax.build_cards import CardsBuilder
+from croupier.syntax.standalone_parser import Token, Tree, v_args
 
 
 def _num(text: str) -> Fraction:

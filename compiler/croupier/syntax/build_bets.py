@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark.lexer import Token
-from lark.visitors import Transformer, v_args
-
 from croupier.diagnostics import Span, error
 from croupier.syntax import ast
+from croupier.syntax.standalone_parser import Token, Transformer, v_args
 
 
 def _num(text: str) -> Fraction:

@@ -1,8 +1,10 @@
 """Parse spec text into the syntax tree, turning every syntax error into a diagnostic.
 
 The grammar lives in `croupier.lark` (LALR, positions on every node, indentation
-turned into _INDENT/_DEDENT tokens by Lark's `Indenter`); Lark builds the parser
-from it once per process.
+turned into _INDENT/_DEDENT tokens by Lark's `Indenter`). Its parser is Lark's
+standalone parser (`standalone_parser`, written by `make_standalone`: the LALR
+tables computed ahead of time, with the part of Lark that reads them), so its trees,
+tokens and exceptions are that module's classes.
 After a syntax error the statement holding it is blanked out and the file is
 parsed again, so that one run reports every syntax error in the file.
 """
@@ -15,15 +17,22 @@ import stat
 from functools import cache
 from pathlib import Path
 
-from lark import Lark
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
-from lark.lexer import Token
-from lark.tree import Tree
-
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
 from croupier.syntax.build_ast import BuildAst
+from croupier.syntax.standalone_parser import (
+    DedentError,
+    Indenter,
+    Lark,
+    Lark_StandAlone,
+    LarkError,
+    Token,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
 GRAMMAR = Path(__file__).parent / "croupier.lark"
 MAX_SYNTAX_ERRORS = 20
@@ -49,9 +58,8 @@ class BadIndentation(LarkError):
         self.token = token
 
 
-class SpecIndenter(Indenter):
-    """Lark's post-lexer for indentation, set for the rules language; its `DedentError` (which names no
-    place) becomes a `BadIndentation` naming the newline token that ends on the bad indentation."""
+class IndentRules:
+    """The settings of Lark's `Indenter` (the post-lexer for indentation) for the rules language."""
 
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR"]
@@ -60,6 +68,12 @@ class SpecIndenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+
+class SpecIndenter(IndentRules, Indenter):
+    """Lark's post-lexer for indentation (the standalone parser's), set for the rules language; its
+    `DedentError` (which names no place) becomes a `BadIndentation` naming the newline token that ends
+    on the bad indentation."""
+
     def handle_NL(self, token: Token):  # noqa: N802 - Lark's name
         try:
             yield from super().handle_NL(token)
@@ -67,15 +81,10 @@ class SpecIndenter(Indenter):
             raise BadIndentation(token) from None
 
 
-# How the parser is built (the formatter's concrete parser adds to them).
-LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
-
-
 @cache
 def parser() -> Lark:
-    """The LALR parser for the rules language, built by Lark from the grammar once per process.
-    (No `cache=True`: Lark's cache is a pickle, executable, under a predictable name in $TMPDIR.)"""
-    return Lark.open(str(GRAMMAR), postlex=SpecIndenter(), **LARK_OPTIONS)
+    """The LALR parser for the rules language, loaded once per process from the standalone parser's tables."""
+    return Lark_StandAlone(postlex=SpecIndenter())
 
 
 # Words for the terminals a syntax error may expect.
