@@ -160,7 +160,7 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
         env = jinja2.Environment()
         for template in (ROOT / "compiler" / "croupier" / "backends" / "cards" / "templates").glob("*.j2"):
             bucket = bcc.get_bucket(env, template.name, str(template), template.read_text(encoding="utf-8"))
-            Path(bcc._get_cache_filename(bucket)).write_bytes(jinja2.bccache.bc_magic + bomb)
+            (Path(bcc.directory) / (bcc.pattern % bucket.key)).write_bytes(jinja2.bccache.bc_magic + bomb)
 
 
 class Stopped(BaseException):
