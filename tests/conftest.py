@@ -100,11 +100,11 @@ def compile_engine(spec: Path, checks: bool = True):
 # order, each worker holding two, so the long ones do not start last on one worker while the other waits idle.
 LONGEST_FIRST = ("test_browser.py", "test_attack_cache.py", "test_wheel.py", "test_attack_specs.py",
                  "test_cluster.py", "test_fuzz.py", "test_cards.py", "test_seat_games.py", "test_seat_removal.py",
-                 "test_diff.py", "test_checks.py", "test_root_lexer.py", "test_round_properties.py",
+                 "test_diff.py", "test_checks.py", "test_round_properties.py",
                  "test_analysis_routes.py", "test_build.py", "test_attack_filenames.py", "test_fmt.py",
                  "test_resume.py", "test_parallel_build.py", "test_errors_golden.py", "test_engine_cache.py",
                  "test_driver.py", "test_attack_simulate.py", "test_seat_survey.py", "test_attack_streams.py",
-                 "test_grammar_tables.py", "test_new_games.py", "test_project.py", "test_engine_fast.py",
+                 "test_standalone_parser.py", "test_new_games.py", "test_project.py", "test_engine_fast.py",
                  "test_engine_layout.py", "test_analysis_recall.py", "test_analysis_deck_counts.py",
                  "test_syntax.py", "test_layers.py", "test_simulate.py")
 

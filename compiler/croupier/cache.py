@@ -29,16 +29,17 @@ computes them afresh; the output never depends on whether an entry was used.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
-import re
 import stat
-import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from functools import lru_cache
+from hashlib import sha256  # (`cache.sha256`: the other modules hash through it too)
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -55,39 +56,13 @@ _MEMORY: dict[str, OrderedDict[str, object]] = {}  # kind -> memo key -> value
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-try:  # the interpreter's own SHA-256: `hashlib`'s own fallback without OpenSSL (in `_sha2` from Python 3.12)
-    if sys.version_info >= (3, 12):
-        from _sha2 import sha256 as _OWN_SHA256
-    else:
-        from _sha256 import sha256 as _OWN_SHA256
-except ImportError:
-    _OWN_SHA256 = None
-
-
-def sha256(data: bytes = b""):
-    """A SHA-256 hash object of `data`, as `hashlib.sha256(data)` (the same digests, whichever gives them).
-
-    Until this process has loaded OpenSSL for `hashlib` (the disk cache's authentication does, see
-    `load`), the interpreter's own implementation gives it: a command that only hashes a few texts (a cold
-    `analyze`: the spec, the grammar, the engine's pieces) does not load OpenSSL for them, about 2 ms and
-    190 page faults of its start. `compiler_digest`, which hashes the compiler's 1.6 MB, asks `hashlib`
-    (OpenSSL's is seven times as fast on so much)."""
-    if _OWN_SHA256 is None or "_hashlib" in sys.modules:
-        import hashlib
-
-        return hashlib.sha256(data)
-    return _OWN_SHA256(data)
-
-
 # --- what every key starts with: the compiler's and Lark's versions --------------------------------
 
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:
     """A digest of the compiler's own code, grammar, templates and catalogs (read once per process:
     about 130 files, a few milliseconds: `os.walk`, which never enters `__pycache__`, not `Path.rglob`)."""
-    import hashlib
-
-    h = hashlib.sha256()
+    h = sha256()
     files = []
     for folder, dirs, names in os.walk(COMPILER):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
@@ -114,20 +89,7 @@ def _whole_file(path: str) -> bytes:
 
 
 def lark_version() -> str:
-    """Lark's `__version__`, read from its `__init__.py` without importing it (a lookup that finds
-    nothing there asks the package metadata)."""
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("lark")
-        text = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
-    except (ImportError, OSError, ValueError):
-        text = ""
-    found = re.search(r"^__version__\s*(?::\s*str\s*)?=\s*[\"']([^\"'\n]+)[\"']", text, re.MULTILINE)
-    if found:
-        return found.group(1)
-    from importlib import metadata
-
+    """The installed Lark's version (its package metadata)."""
     try:
         return metadata.version("lark")
     except metadata.PackageNotFoundError:
@@ -265,11 +227,8 @@ def load(kind: str, key: str) -> Any:
     raw = _read_owned(path)
     if raw is None:
         return None
-    import hashlib
-    import hmac
-
     mac, _, payload = raw.partition(b"\n")
-    if not hmac.compare_digest(mac, hmac.new(secret, payload, hashlib.sha256).hexdigest().encode()):
+    if not hmac.compare_digest(mac, hmac.new(secret, payload, sha256).hexdigest().encode()):
         return None
     try:
         entry = json.loads(payload)
@@ -286,13 +245,10 @@ def store(kind: str, key: str, data: Any) -> None:
     if found is None:
         return
     path, secret, digest = found
-    import hashlib
-    import hmac
-
     try:
         payload = json.dumps({"format": FORMAT, "kind": kind, "key": digest, "data": data},
                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        mac = hmac.new(secret, payload, hashlib.sha256).hexdigest().encode()
+        mac = hmac.new(secret, payload, sha256).hexdigest().encode()
         _write_private(path, mac + b"\n" + payload)
     except (OSError, TypeError, ValueError):
         pass

@@ -32,7 +32,8 @@ from cli_run import child_env
 from lark import Lark
 
 from croupier import cache
-from croupier.syntax.parser import GRAMMAR, SpecIndenter
+from croupier.syntax.concrete import ConcreteIndenter
+from croupier.syntax.make_standalone import GRAMMAR
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SPECS = ["spec/baccarat.rules", "spec/ten_and_a_half_banker.rules"]  # a dealt round and a seat game
@@ -159,7 +160,7 @@ def plant_old_formats(entries: Path, folder: Path, marker: Path) -> None:
         env = jinja2.Environment()
         for template in (ROOT / "compiler" / "croupier" / "backends" / "cards" / "templates").glob("*.j2"):
             bucket = bcc.get_bucket(env, template.name, str(template), template.read_text(encoding="utf-8"))
-            (folder / "jinja" / sub / (bcc.pattern % bucket.key)).write_bytes(jinja2.bccache.bc_magic + bomb)
+            (Path(bcc.directory) / (bcc.pattern % bucket.key)).write_bytes(jinja2.bccache.bc_magic + bomb)
 
 
 class Stopped(BaseException):
@@ -183,7 +184,7 @@ def lark_with_cache(tmp: Path, **replaced) -> Lark:
         patch.setattr(tempfile, "tempdir", str(tmp))
         for name, value in replaced.items():
             patch.setattr(lark.lark, name, value)
-        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=SpecIndenter(),
+        return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=ConcreteIndenter(),
                     propagate_positions=True, maybe_placeholders=False, cache=True)
 
 

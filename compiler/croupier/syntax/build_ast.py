@@ -4,55 +4,28 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark.exceptions import GrammarError, VisitError
-from lark.lexer import Token
-from lark.tree import Tree
-from lark.visitors import Transformer
-
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
 from croupier.syntax.build_bets import BetsBuilder
 from croupier.syntax.build_cards import CardsBuilder
+from croupier.syntax.standalone_parser import Token, Tree, v_args
 
 
 def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
-class BuildAst(CardsBuilder, BetsBuilder, Transformer):
+@v_args(meta=True)
+class BuildAst(CardsBuilder, BetsBuilder):
     """Build `ast` nodes; anything odd becomes a diagnostic, never an exception.
 
-    Each rule's method takes the node's meta and its transformed children, as a method of a Lark
-    transformer decorated with `v_args(meta=True)` does. `transform` calls it with the meta itself, as Lark's
-    `Transformer` does through the wrappers that decorator puts on every method: the same calls, the same
-    `VisitError` around what a method raises, `__default__` for a rule without a method. The class is not
-    decorated: the decorator's wrappers would be taken off again, and applying it reads every member of
-    the class and its bases (`inspect.getmembers`), about 1 ms of a cold command; `RULES` holds the methods
-    it would have wrapped (`rule_methods`)."""
-
-    RULES: dict[str, object] = {}  # rule name → its method's function (filled by `rule_methods`)
+    A Lark transformer: each rule's method takes the node's meta and its transformed children
+    (`v_args(meta=True)`); a rule without one keeps its tree (`__default__`)."""
 
     def __init__(self, path: str) -> None:
-        super().__init__()
+        super().__init__(visit_tokens=False)  # no method is named after a token's type: a token stays itself
         self.path = path
         self.diagnostics: list[Diagnostic] = []
-
-    def transform(self, tree: Tree):
-        """The tree transformed bottom-up, as Lark's `Transformer.transform` (no method returns `Discard`,
-        and no method is named after a token's type, so a token stays itself)."""
-        return self._node(tree)
-
-    def _node(self, tree: Tree):
-        children = [self._node(c) if isinstance(c, Tree) else c for c in tree.children]
-        method = self.RULES.get(tree.data)
-        if method is None:
-            return self.__default__(tree.data, children, tree.meta)
-        try:
-            return method(self, tree.meta, children)
-        except GrammarError:
-            raise
-        except Exception as exc:
-            raise VisitError(tree.data, tree, exc) from exc
 
     # ---- helpers --------------------------------------------------------------
     def span(self, meta) -> Span:
@@ -400,14 +373,3 @@ class BuildAst(CardsBuilder, BetsBuilder, Transformer):
     def __default__(self, data, children, meta):
         return Tree(data, children, meta)
 
-
-def rule_methods(cls: type) -> dict[str, object]:
-    """The functions of the methods that Lark's `v_args` class decorator would wrap on a subclass of its
-    `Transformer`, by name: every public callable of the class and its bases, but what `Transformer` itself
-    defines (`transform` and the like). A grammar rule is looked up there (helpers such as `span` are in it
-    too, as the decorator wraps them as well; no rule has their names)."""
-    return {name: getattr(cls, name) for name in sorted(dir(cls))
-            if not name.startswith("_") and not hasattr(Transformer, name) and callable(getattr(cls, name))}
-
-
-BuildAst.RULES = rule_methods(BuildAst)

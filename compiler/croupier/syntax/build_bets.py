@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark.lexer import Token
-from lark.visitors import Transformer
-
 from croupier.diagnostics import Span, error
 from croupier.syntax import ast
+from croupier.syntax.standalone_parser import Token, Transformer, v_args
 
 
 def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
+@v_args(meta=True)
 class BetsBuilder(Transformer):
     """Builds `ast.BetStmt` and `ast.RemoveStmt` with their parts (used by `BuildAst`)."""
 

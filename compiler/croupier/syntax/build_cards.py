@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from lark.lexer import Token
-from lark.visitors import Transformer
-
 from croupier.diagnostics import error
 from croupier.syntax import ast
+from croupier.syntax.standalone_parser import Token, Transformer, v_args
 
 
 def _num(text: str) -> Fraction:
     return Fraction(text)
 
 
+@v_args(meta=True)
 class CardsBuilder(Transformer):
     """Builds the card statements of `ast` (used by `BuildAst`)."""
 

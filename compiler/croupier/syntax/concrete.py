@@ -3,8 +3,9 @@
 `parser.parse_text` builds the abstract tree (`ast`), which keeps what a spec
 says, not how it is written. The formatter needs the rest: every keyword as
 written (`deck` or `decks`, `×` or `x`, `1.95`), the line each token stands on,
-and the comments. This module parses with the same grammar and indenter, with
-Lark's `keep_all_tokens`, and collects the comments through Lark's
+and the comments. This module parses with the same grammar and indentation rules,
+with Lark's `keep_all_tokens` (built by Lark from the grammar: the standalone parser's
+tables drop the tokens the grammar filters out), and collects the comments through Lark's
 `lexer_callbacks`: the grammar folds comments into its newline token (`_NL`, as
 Lark's own Python grammar does), so the callback receives every `_NL` token and
 keeps the comments it holds, each with its line and whether it stands on a line
@@ -16,18 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from functools import cache
 
+from lark import Lark
+from lark.indenter import Indenter
 from lark.lexer import Token
 from lark.tree import Tree
 
-from croupier.syntax.parser import GRAMMAR, LARK_OPTIONS, SpecIndenter
-
-if TYPE_CHECKING:
-    from lark import Lark
-
-    from croupier.syntax.tables_parser import TablesParser
+from croupier.syntax.make_standalone import GRAMMAR, OPTIONS
+from croupier.syntax.parser import IndentRules
 
 _NEWLINES: ContextVar[list[Token] | None] = ContextVar("croupier_newlines", default=None)
 
@@ -48,24 +46,16 @@ def _collect(token: Token) -> Token:
     return token
 
 
-def build_concrete_parser(grammar: str) -> Lark:
-    """The grammar's LALR parser keeping every token, built from grammar text (about 0.2 s)."""
-    from lark import Lark
-
-    return Lark(grammar, postlex=SpecIndenter(), keep_all_tokens=True, lexer_callbacks={"_NL": _collect},
-                **LARK_OPTIONS)
+class ConcreteIndenter(IndentRules, Indenter):
+    """Lark's post-lexer for indentation, set for the rules language (the text parsed here parsed
+    without error already, so its indentation is good)."""
 
 
-@lru_cache(maxsize=1)
-def concrete_parser() -> TablesParser | Lark:
-    """The grammar's LALR parser keeping every token (once per process): from the tables computed ahead
-    of time for the rules language's parser (the same tables), else built from the grammar."""
-    from croupier.syntax import grammar_tables
-
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter(), keep_all_tokens=True,
-                               lexer_callbacks={"_NL": _collect})
-    return made if made is not None else build_concrete_parser(grammar)
+@cache
+def concrete_parser() -> Lark:
+    """The grammar's LALR parser keeping every token, built by Lark once per process (about 0.2 s)."""
+    return Lark.open(str(GRAMMAR), postlex=ConcreteIndenter(), keep_all_tokens=True,
+                     lexer_callbacks={"_NL": _collect}, **OPTIONS)
 
 
 def comments_in(newline: Token, lines: list[str]) -> Iterator[Comment]:

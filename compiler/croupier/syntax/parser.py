@@ -1,9 +1,10 @@
 """Parse spec text into the syntax tree, turning every syntax error into a diagnostic.
 
-The grammar lives in `croupier.lark` (LALR, positions on every node). Its LALR
-tables are computed ahead of time into `grammar_tables_data.py` and loaded from
-there while they match the grammar text (`grammar_tables`); a grammar being
-edited is built from its text instead, as Lark always did.
+The grammar lives in `croupier.lark` (LALR, positions on every node, indentation
+turned into _INDENT/_DEDENT tokens by Lark's `Indenter`). Its parser is Lark's
+standalone parser (`standalone_parser`, written by `make_standalone`: the LALR
+tables computed ahead of time, with the part of Lark that reads them), so its trees,
+tokens and exceptions are that module's classes.
 After a syntax error the statement holding it is blanked out and the file is
 parsed again, so that one run reports every syntax error in the file.
 """
@@ -13,22 +14,25 @@ from __future__ import annotations
 import os
 import re
 import stat
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import Token
-from lark.tree import Tree
 
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.syntax import ast
 from croupier.syntax.build_ast import BuildAst
-
-if TYPE_CHECKING:
-    from lark import Lark
-
-    from croupier.syntax.tables_parser import TablesParser
+from croupier.syntax.standalone_parser import (
+    DedentError,
+    Indenter,
+    Lark,
+    Lark_StandAlone,
+    LarkError,
+    Token,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
 GRAMMAR = Path(__file__).parent / "croupier.lark"
 MAX_SYNTAX_ERRORS = 20
@@ -39,31 +43,23 @@ MAX_EXPR_DEPTH = 50  # operators nested in one expression (`not not â€¦`, `- - â
 # differently from how it is stored (embeddings, overrides, isolates, marks)
 FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (0x200E, 0x200F, *range(0x202A, 0x202F),
                                                                     *range(0x2066, 0x206A))}
-
-
-@lru_cache(maxsize=1)
-def _forbidden_re() -> re.Pattern:
-    """One of `FORBIDDEN_CHARS` (compiled when a text holds one: most never do)."""
-    return re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
-
+FORBIDDEN_RE = re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
 
 # the rules of the grammar that nest an expression one level deeper
 EXPR_RULES = frozenset({"or_expr", "and_expr", "not_expr", "compare", "in_range", "binary", "negate", "call",
                         "if_expr", "draw_key", "draw_when", "draw_while"})
 
 
-class IndentationError_(LarkError):
-    """Indentation that returns to no enclosing level."""
+class BadIndentation(LarkError):
+    """Indentation that returns to no enclosing level, at the newline token that ends on it."""
 
     def __init__(self, token: Token) -> None:
         super().__init__("inconsistent indentation")
         self.token = token
 
 
-class SpecIndenter:
-    """The post-lexer (Lark's `postlex`) that turns indentation into _INDENT/_DEDENT tokens, as Lark's
-    `Indenter` does, but never asserts on bad input. Written out, not derived from `lark.indenter.Indenter`,
-    whose module imports Lark's grammar compiler (`lark.lark`), which a parser loaded from tables never needs."""
+class IndentRules:
+    """The settings of Lark's `Indenter` (the post-lexer for indentation) for the rules language."""
 
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR"]
@@ -71,71 +67,24 @@ class SpecIndenter:
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
-    always_accept = (NL_type,)  # the terminals every state of the contextual lexer accepts (Lark's `Indenter`)
 
-    def __init__(self) -> None:
-        self.paren_level = 0
-        self.indent_level = [0]
 
-    def process(self, stream):
-        """The tokens of `stream` with the indentation's tokens put in (Lark calls it once per text)."""
-        self.paren_level = 0
-        self.indent_level = [0]
-        return self._process(stream)
+class SpecIndenter(IndentRules, Indenter):
+    """Lark's post-lexer for indentation (the standalone parser's), set for the rules language; its
+    `DedentError` (which names no place) becomes a `BadIndentation` naming the newline token that ends
+    on the bad indentation."""
 
     def handle_NL(self, token: Token):  # noqa: N802 - Lark's name
-        if self.paren_level > 0:
-            return
-        yield token
-        indent_str = token.rsplit("\n", 1)[1]
-        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-        if indent > self.indent_level[-1]:
-            self.indent_level.append(indent)
-            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
-        else:
-            while indent < self.indent_level[-1]:
-                self.indent_level.pop()
-                yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-            if indent != self.indent_level[-1]:
-                raise IndentationError_(token)
-
-    def _process(self, stream):
-        token = None
-        for token in stream:
-            if token.type == self.NL_type:
-                yield from self.handle_NL(token)
-            else:
-                yield token
-            if token.type in self.OPEN_PAREN_types:
-                self.paren_level += 1
-            elif token.type in self.CLOSE_PAREN_types and self.paren_level > 0:
-                self.paren_level -= 1
-        while len(self.indent_level) > 1:
-            self.indent_level.pop()
-            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            raise BadIndentation(token) from None
 
 
-# How the parser is built (the tables in `grammar_tables_data` record these through their digest).
-LARK_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
-
-
-def build_parser(grammar: str) -> Lark:
-    """The LALR parser built from grammar text (about 0.25 s: Lark's meta-grammar, then the LALR analysis)."""
-    from lark import Lark
-
-    # No `cache=True`: Lark's cache is a pickle (executable) under a predictable name in $TMPDIR.
-    return Lark(grammar, postlex=SpecIndenter(), **LARK_OPTIONS)
-
-
-@lru_cache(maxsize=1)
-def parser() -> TablesParser | Lark:
-    """The LALR parser for the rules language (once per process): from the tables computed ahead of
-    time when they were made from this grammar text, else built from the grammar."""
-    from croupier.syntax import grammar_tables
-
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    made = grammar_tables.load(grammar, LARK_OPTIONS, SpecIndenter())
-    return made if made is not None else build_parser(grammar)
+@cache
+def parser() -> Lark:
+    """The LALR parser for the rules language, loaded once per process from the standalone parser's tables."""
+    return Lark_StandAlone(postlex=SpecIndenter())
 
 
 # Words for the terminals a syntax error may expect.
@@ -240,7 +189,7 @@ def _keyword_words(expected: set[str]) -> set[str]:
 def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic, int]:
     """Turn a Lark exception into a diagnostic and the line to blank out."""
     lines = text.splitlines() or [""]
-    if isinstance(exc, IndentationError_):
+    if isinstance(exc, BadIndentation):
         tok = exc.token
         line = (tok.end_line or tok.line or 1)
         line = min(line, len(lines))
@@ -289,7 +238,7 @@ def _variants(example: str) -> list[str]:
     return [head + "game g\n" + form for head in ("", "# comment\n") for form in forms]
 
 
-@lru_cache(maxsize=1)
+@cache
 def _mistake_examples() -> dict:
     """Each common mistake's examples in all their variants (made at the first syntax error)."""
     return {label: [v for ex in examples for v in _variants(ex)] for label, examples in COMMON_MISTAKES.items()}
@@ -401,7 +350,7 @@ def check_text(text: str, path: str) -> list[Diagnostic]:
         if len(line) > MAX_LINE_CHARS:
             diags.append(error("E0004", f"this line is longer than {MAX_LINE_CHARS:,} characters",
                                Span(path, number, MAX_LINE_CHARS + 1), "break the statement or shorten the label"))
-        elif forbidden and (m := _forbidden_re().search(line)) is not None:
+        elif forbidden and (m := FORBIDDEN_RE.search(line)) is not None:
             name = FORBIDDEN_CHARS[m.group()]
             diags.append(error("E0006", f"the character {name} is not allowed in a spec",
                                Span(path, number, m.start() + 1),
@@ -443,7 +392,7 @@ def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
         try:
             tree = parser().parse(work)
             break
-        except (UnexpectedInput, IndentationError_) as exc:
+        except (UnexpectedInput, BadIndentation) as exc:
             diag, line = _syntax_diagnostic(exc, path, work)
             diags.append(diag)
             blanked = _blank_statement(work, line)
