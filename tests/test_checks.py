@@ -190,7 +190,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     default, PYTHONDONTWRITEBYTECODE set or not here): compiler/croupier/ is compiled once into the `__pycache__` folders
     git ignores, not again in every child; Python reads a module's bytecode only while it matches the source."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "compiler"), str(ROOT)])  # this checkout's croupier
     return subprocess.run([sys.executable, "-m", "croupier.cli.main", *args], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=600)
 

@@ -164,7 +164,7 @@ def test_ctrl_c_ends_a_parallel_build_and_its_workers_and_writes_nothing(project
     """Ctrl-C while workers compile: exit 130 without a traceback, every worker gone, no file written."""
     (project.root / "spec" / "c_error.rules").unlink()
     out = tmp_path / "out"
-    env = dict(os.environ, CROUPIER_CACHE="off", CROUPIER_JOBS="2", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, CROUPIER_CACHE="off", CROUPIER_JOBS="2", PYTHONPATH=os.pathsep.join([str(ROOT / "compiler"), str(ROOT)]))
     # the child answers Ctrl-C even when this run ignores it (a shell's background job does: Python then
     # installs no KeyboardInterrupt, rightly, and a build that ignores Ctrl-C would run to its end)
     proc = subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "build", "--out", str(out)],

@@ -26,7 +26,7 @@ def croupier(*args: str) -> subprocess.Popen:
     # the child keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE set or not here), as cli_run's children do:
     # the killed run and its resumption import the same modules
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "compiler"), str(ROOT)])  # this checkout's croupier
     return subprocess.Popen([sys.executable, "-m", "croupier.cli.main", "simulate", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
