@@ -57,12 +57,9 @@ class FastRound:
         w.line(f"SETTLE_KEY_BETS = {literal(tuple(self.game.bets))}")
         w.blank(2)
         with w.block("def deal_at(cards, start, settle_key=False):"):
-            w.line('"""The round dealt from `cards[start]` on (canonical codes): the shoe\'s `play`, every rule inlined.')
-            w.blank()
-            w.line("With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead")
-            w.line("of the round: a decision numbers the clause (or payout-table row) that decides the bet, in")
-            w.line("the order written, 0 when none does; with `settle_key=\"round\"`, (round, that key).")
-            w.line("Cards running out mid-round raise ShoeRanOut.")
+            w.line('"""The round dealt from `cards[start]` on (canonical codes): the shoe\'s `play`, every rule inlined;')
+            w.line("with `settle_key`, (cards used, (outcome, the number of the clause or row deciding each bet of")
+            w.line("SETTLE_KEY_BETS, 0 for none)), with settle_key=\"round\" (round, that key). Cards running out: ShoeRanOut.")
             w.line('"""')
             self.body()
             with w.block("if not settle_key:"):
@@ -82,11 +79,9 @@ class FastRound:
         """`r`, the Round of the locals (no steps: the fast path traces nothing)."""
         w = self.w
         w.line("r = Round.__new__(Round)")
-        for hand in self.game.hands:
-            w.line(f"r.{hand} = h_{hand}")
-        w.line("r.outcome = outcome")
-        w.line("r.cards_used = pos - start")
-        w.line("r.steps = []")
+        hands = self.game.hands
+        w.line(", ".join(f"r.{h}" for h in hands) + ", r.outcome, r.cards_used, r.steps = "
+               + ", ".join(f"h_{h}" for h in hands) + ", outcome, pos - start, []")
 
     # ---- the round ---------------------------------------------------------------------
     def body(self) -> None:
@@ -106,7 +101,6 @@ class FastRound:
                 if hand in self.kept:
                     w.line(f"t_{hand}, s_{hand} = best_total(h_{hand})  # its total, cards at their other value")
             self.tr.hoisted.clear()
-            w.line("outcome = None")
             mark, indent = len(w.lines), "    " * w.level
             if g.stand_when is not None:
                 w.comment(rule_text("stand all when " + expr_text(g.stand_when), g.stand_cite))
