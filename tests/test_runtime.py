@@ -18,7 +18,7 @@ from conftest import ROOT
 
 from croupier.backends.engine.emitter import emit_engine
 from croupier.backends.engine.loader import engine_path, load_engine
-from croupier.backends.engine.runtime_bundle import MODULES, bundle_digest, bundle_text, defined_names
+from croupier.backends.engine.runtime_bundle import MODULES, bundle_digest, checked_bundle, defined_names
 from croupier.runtime import numbers
 from croupier.runtime.cards import HandReads
 from croupier.runtime.errors import InvalidBet, InvalidCards, MissingCell
@@ -74,7 +74,7 @@ def test_the_pure_reads_and_the_input_layer():
 
 
 def test_the_bundle_is_every_module_once_with_no_name_twice():
-    text = bundle_text()
+    text = checked_bundle()
     tree = ast.parse(text)
     names = defined_names(tree)
     assert len(names) == len(set(names)), "no name defined twice"
@@ -142,3 +142,15 @@ def test_a_loaded_engine_s_traceback_names_its_own_file_and_line():
         engine.play("3S ZZ")
     frames = traceback.extract_tb(raised.value.__traceback__)
     assert frames[-1].filename.endswith("croupier/runtime/cards.py"), "the runtime's own file"
+
+
+def test_the_bundle_refuses_a_name_two_modules_define(monkeypatch):
+    import croupier.backends.engine.runtime_bundle as bundle
+
+    monkeypatch.setattr(bundle, "MODULES", ("numbers", "numbers"))
+    bundle.bundle_text.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="number_text"):
+            bundle.checked_bundle()
+    finally:
+        bundle.bundle_text.cache_clear()

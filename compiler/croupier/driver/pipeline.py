@@ -95,9 +95,9 @@ def add_runtime(results: list[Compiled]) -> None:
     them, once."""
     for r in results:
         if any(rel.startswith("engines/") for rel in r.artefacts):
-            from croupier.backends.engine.runtime_bundle import bundle_text
+            from croupier.backends.engine.runtime_bundle import checked_bundle
 
-            r.artefacts[RUNTIME_FILE] = bundle_text()
+            r.artefacts[RUNTIME_FILE] = checked_bundle()
             return
 
 

@@ -1,6 +1,6 @@
 """Engine back end, analysis companion: the exact enumerator of a dealt round, in a module of its own.
 
-The enumerator (runtime part `analysis_round`) walks every deal of a full shoe,
+The enumerator (`croupier.runtime.analysis_round`) walks every deal of a full shoe,
 grouping deals that no rule of the spec can tell apart. Which deals those are
 follows from the spec: this module reads every expression of the round (draw
 tables, events, outcomes, bets) and lists the *facts* of each hand they read:

@@ -20,8 +20,9 @@ import importlib
 import sys
 import types
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+from croupier import __version__
 
 PACKAGE = "croupier.runtime"
 FOLDER = Path(__file__).resolve().parent.parent.parent / "runtime"
@@ -32,35 +33,32 @@ MODULES = ("numbers", "errors", "requests", "arith", "hand_reads", "cards", "jso
            "seat_hands", "seat_table", "analysis_weights", "analysis_round", "analysis_general", "analysis_summary")
 
 
-def croupier_version() -> str:
-    """The installed croupier's version (the runtime's version)."""
-    try:
-        return version("croupier")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
-VERSION = croupier_version()
+VERSION = __version__  # the runtime's version: croupier's
 
 
 def module_body(name: str, text: str) -> tuple[list[str], str]:
-    """(its standard-library import lines, the rest of its code less its docstring and package imports) of
-    one runtime module."""
-    tree = ast.parse(text)
-    lines = text.splitlines()
-    imports, drop = [], set()
-    for node in tree.body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            stmt = "\n".join(lines[node.lineno - 1:node.end_lineno])
-            drop.update(range(node.lineno - 1, node.end_lineno))
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE + "."):
+    """(its standard-library import statements, the rest of its code less its docstring and package imports) of
+    one runtime module. A runtime module opens with its docstring; its imports are the statements at the start of
+    a line that begin with `import` or `from` (a parenthesised one runs to its closing line); `checked_bundle`
+    proves, with `ast`, that what is left is every definition once."""
+    if not text.startswith('"""'):
+        raise ValueError(f"runtime/{name}.py opens with its docstring")
+    lines = text[text.index('"""', 3) + 3:].split("\n")[1:]
+    imports, kept = [], []
+    statement: list[str] = []
+    for line in lines:
+        if statement or line.startswith(("import ", "from ")):
+            statement.append(line)
+            if statement[0].endswith("(") and line != ")":
                 continue
-            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            joined = "\n".join(statement)
+            statement = []
+            if joined.startswith("from __future__"):
                 raise ValueError(f"runtime/{name}.py: the runtime needs no `from __future__` import")
-            imports.append(stmt)
-        elif isinstance(node, ast.Expr) and node is tree.body[0] and isinstance(node.value, ast.Constant):
-            drop.update(range(node.lineno - 1, node.end_lineno))
-    kept = [line for i, line in enumerate(lines) if i not in drop]
+            if not joined.startswith(f"from {PACKAGE}."):
+                imports.append(joined)
+            continue
+        kept.append(line)
     return imports, "\n".join(kept).strip("\n")
 
 
@@ -78,18 +76,14 @@ def defined_names(tree: ast.Module) -> list[str]:
 
 @cache
 def bundle_text() -> str:
-    """The text of `croupier_runtime.py`: every runtime module, whole, in one file."""
+    """The text of `croupier_runtime.py`: every runtime module, whole, in one file (see `checked_bundle`)."""
     imports: list[str] = []
     parts: list[str] = []
-    owner: dict[str, str] = {}
     for name in MODULES:
         text = (FOLDER / f"{name}.py").read_text(encoding="utf-8")
-        for defined in defined_names(ast.parse(text)):
-            if owner.setdefault(defined, name) != name:
-                raise ValueError(f"runtime/{name}.py defines {defined}, which runtime/{owner[defined]}.py defines")
         module_imports, body = module_body(name, text)
         imports += [i for i in module_imports if i not in imports]
-        summary = ast.get_docstring(ast.parse(text)).split("\n")[0]
+        summary = text[3:].split("\n", 1)[0].rstrip('"')
         head = f"# ---- croupier/runtime/{name}.py "
         parts.append(f"{head}{'-' * (100 - len(head))}\n# {summary}\n\n{body}\n")
     plain = sorted(i for i in imports if i.startswith("import "))
@@ -104,8 +98,23 @@ def bundle_text() -> str:
             'state them).\n"""\n\n'
             f'VERSION = "{VERSION}"  # the croupier this runtime comes with\n'
             f'DIGEST = "{digest}"  # the SHA-256 of the text below, its first 16 hex digits\n\n')
-    text = head + body
-    ast.parse(text)  # the concatenation must be one valid module
+    return head + body
+
+
+def checked_bundle() -> str:
+    """`bundle_text`, proven with `ast` to be one module that defines no name twice and imports only the standard
+    library (what the build writes)."""
+    text = bundle_text()
+    tree = ast.parse(text)
+    names = defined_names(tree)
+    twice = sorted({n for n in names if names.count(n) > 1} - {"VERSION", "DIGEST"})
+    if twice or names.count("VERSION") != 1:
+        raise ValueError(f"the runtime's modules define {', '.join(twice)} more than once")
+    imported = {a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in tree.body if isinstance(n, ast.ImportFrom)}
+    outside = sorted(imported - set(sys.stdlib_module_names))
+    if outside:
+        raise ValueError(f"the runtime imports {', '.join(outside)}, outside the standard library")
     return text
 
 
