@@ -192,6 +192,8 @@ class Table:
         self.shoe = game.Shoe(seed, decks)
         self.room = room
         self.number = 0
+        self.game = game  # on the instance too: read every round, found there first
+        self._table_round = game.TableRound
 
     @property
     def finished(self):
@@ -216,7 +218,7 @@ class Table:
             if known is None:
                 known = settled[key] = game.settle_bettors(r, bets)
         self.number += 1
-        tr = game.TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
+        tr = self._table_round(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
         if shoe.cut_out != cut_before or shoe.finished:
             note = {}
             if shoe.cut_out != cut_before:

@@ -120,7 +120,7 @@ class EngineEmitter:
         start = DEALT_ROUND_START if g.is_dealt_round else SEAT_GAME_START.format(
             wild=" (and what each wild card stands for)" if g.wild else "")
         return [f"{title}: rules engine generated from {self.spec_path} by croupier. Do not edit.", "",
-                GENERAL, "", start, "", analysis]
+                GENERAL, "", f"{start} {analysis}"]
 
     # ---- data ------------------------------------------------------------------------
     def data(self) -> str:
@@ -141,7 +141,8 @@ class EngineEmitter:
         w.comment(rule_text("card values", g.value_cite))
         w.assign("VALUE", dict(g.values))
         if g.is_dealt_round:
-            w.assign("CARD_VALUES", dict(g.card_values))  # single cards valued apart from their rank
+            if g.card_values:
+                w.assign("CARD_VALUES", dict(g.card_values))  # single cards valued apart from their rank
             if g.classes:
                 w.comment("card classes of the spec, by the cards of the shoe each holds")
                 w.assign("CARD_CLASSES", {c.name: tuple(code for code in g.shoe.codes() if code in c.cards
@@ -183,8 +184,9 @@ class EngineEmitter:
         g = self.game
         w = PyWriter()
         if g.is_dealt_round:
-            args = ["GAME", "DECKS", "DECK", "JOKERS", "VALUE", "HANDS", "DEAL_ORDER", "card_values=CARD_VALUES",
-                    "modulus=MODULUS"]
+            args = ["GAME", "DECKS", "DECK", "JOKERS", "VALUE", "HANDS", "DEAL_ORDER", "modulus=MODULUS"]
+            if g.card_values:
+                args.append("card_values=CARD_VALUES")
             if g.soft is not None:
                 args.append("soft=(SOFT_RANKS, SOFT_EXTRA, SOFT_LIMIT)")
             if g.classes:

@@ -62,15 +62,15 @@ class FastRound:
             w.line("SETTLE_KEY_BETS, 0 for none)), with settle_key=\"round\" (round, that key). Cards running out: ShoeRanOut.")
             w.line('"""')
             self.body()
-            with w.block("if not settle_key:"):
+            with w.block("if settle_key is not True:  # the round itself, alone or with its settle key"):
                 self.build_round()
-                w.line("return r")
+                with w.block("if not settle_key:"):
+                    w.line("return r")
             names = []
             for bet in self.game.bets.values():
                 names.append(self.decision(bet))
             w.line(f"key = (outcome, {''.join(n + ', ' for n in names)})")
             with w.block('if settle_key == "round":'):
-                self.build_round()
                 w.line("return r, key")
             w.line("return pos - start, key")
         w.blank(2)
@@ -79,9 +79,11 @@ class FastRound:
         """`r`, the Round of the locals (no steps: the fast path traces nothing)."""
         w = self.w
         w.line("r = Round.__new__(Round)")
-        hands = self.game.hands
-        w.line(", ".join(f"r.{h}" for h in hands) + ", r.outcome, r.cards_used, r.steps = "
-               + ", ".join(f"h_{h}" for h in hands) + ", outcome, pos - start, []")
+        for hand in self.game.hands:
+            w.line(f"r.{hand} = h_{hand}")
+        w.line("r.outcome = outcome")
+        w.line("r.cards_used = pos - start")
+        w.line("r.steps = []")
 
     # ---- the round ---------------------------------------------------------------------
     def body(self) -> None:

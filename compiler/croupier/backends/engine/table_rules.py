@@ -22,9 +22,8 @@ def table_data(game: Game, w: PyWriter) -> None:
     if s is not None:
         w.comment(rule_text(f"squeeze {' '.join(s.bets)} by larger stake ties to {s.ties_to} "
                             f"order {' '.join(s.order)}", s.cite))
-    w.line(f"SQUEEZE_BETS = {literal(tuple(s.bets) if s else ())}")
-    w.line(f"SQUEEZE_TIES_TO = {literal(s.ties_to if s else None)}")
-    w.line(f"SQUEEZE_ORDER = {literal(tuple(s.order) if s else ())}")
+    w.line(f"SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER = {literal(tuple(s.bets) if s else ())}, "
+           f"{literal(s.ties_to if s else None)}, {literal(tuple(s.order) if s else ())}")
     if game.valid_bets_pushed_none:
         w.comment(rule_text("valid bets none for pushed stakes", game.valid_bets_pushed_cite))
     w.line(f"VALID_PUSHED_NONE = {literal(game.valid_bets_pushed_none)}")
