@@ -7,7 +7,7 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "9355deb84caf7359"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "a6868fde8ec6c4c7"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
@@ -389,6 +389,37 @@ class CardGame:
                 raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
 
 
+def value_reads(card_value_of, rank_of, soft):
+    """(card_value(card), best_total(cards)) of a game whose cards are worth `card_value_of` ({code: value}),
+    with `soft` = (ranks, extra, limit) or None: the two reads of card values the fast path calls in a round."""
+
+    def card_value(card):
+        """The value of one card; asking for a card that was not dealt is an error."""
+        if card is None:
+            raise EngineError("a rule asked for a card that was not dealt")
+        return card_value_of[card]
+
+    ranks, extra, limit = soft or ((), 0, 0)
+
+    def best_total(cards):
+        """(total, cards counted at their other value): the highest total not over the soft limit, counting each
+        card of the soft ranks at its value or at its value plus the extra; the lowest when every total is over."""
+        base = 0
+        soft = 0
+        for c in cards:
+            base += card_value_of[c]
+            if rank_of[c] in ranks:
+                soft += 1
+        best = 0
+        for k in range(1, soft + 1):
+            if base + k * extra > limit:
+                break
+            best = k
+        return base + best * extra, best
+
+    return card_value, best_total
+
+
 class HandReads(CardGame):
     """What a dealt round's rules read of cards by the game's values, ranks, suits and classes.
 
@@ -406,6 +437,8 @@ class HandReads(CardGame):
         self.MODULUS = modulus
         self.soft = soft
         self.CARD_CLASSES = card_classes or {}
+        # what the fast path `deal_at` calls in a round, as plain functions (no bound method, no attribute lookup)
+        self.card_value, self.best_total = value_reads(self.CARD_VALUE, self.RANK_OF, soft)
 
     def total(self, cards):
         """The total of some cards, by the spec's values (the best of them with soft values: `best_total`)."""
@@ -417,33 +450,9 @@ class HandReads(CardGame):
             s += value[c]
         return s % self.MODULUS if self.MODULUS else s
 
-    def best_total(self, cards):
-        """(total, cards counted at their other value): the highest total not over the soft limit, counting each
-        card of the soft ranks at its value or at its value plus the extra; the lowest when every total is over."""
-        ranks, extra, limit = self.soft
-        value, rank_of = self.CARD_VALUE, self.RANK_OF
-        base = 0
-        soft = 0
-        for c in cards:
-            base += value[c]
-            if rank_of[c] in ranks:
-                soft += 1
-        best = 0
-        for k in range(1, soft + 1):
-            if base + k * extra > limit:
-                break
-            best = k
-        return base + best * extra, best
-
     def is_soft(self, cards):
         """Whether the best total counts a card at its other value (a soft total)."""
         return self.best_total(cards)[1] > 0
-
-    def card_value(self, card):
-        """The value of one card; asking for a card that was not dealt is an error."""
-        if card is None:
-            raise EngineError("a rule asked for a card that was not dealt")
-        return self.CARD_VALUE[card]
 
     def card_rank(self, card):
         """The rank of one card; asking for a card that was not dealt is an error."""
@@ -866,6 +875,8 @@ class Table:
         self.shoe = game.Shoe(seed, decks)
         self.room = room
         self.number = 0
+        self.game = game  # on the instance too: read every round, found there first
+        self._table_round = game.TableRound
 
     @property
     def finished(self):
@@ -890,7 +901,7 @@ class Table:
             if known is None:
                 known = settled[key] = game.settle_bettors(r, bets)
         self.number += 1
-        tr = game.TableRound(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
+        tr = self._table_round(self.number, shoe.cards[start:shoe.position], r, bets, plan, self.room, known)
         if shoe.cut_out != cut_before or shoe.finished:
             note = {}
             if shoe.cut_out != cut_before:

@@ -8,10 +8,8 @@ answers `play --jsonl` requests: a JSON line in, a JSON line out.
 Start with: play(cards) adjudicates a round from cards in dealing order and settle(round, bets) says what each bet
 returns; Table(seed) deals a seeded shoe round by round; adjudicate(request), answer(line) and run_jsonl(lines, write)
 answer `play --jsonl` requests. Its API (`__all__`) is croupier_runtime.DealtRound's, for this game (`game`), and its
-own functions.
-
-Exact analysis: not in this module but in its companion dragon_tiger_analysis.py beside it (standard library only):
-dragon_tiger_analysis.analyse(engine, decks), with this module as `engine`.
+own functions. Exact analysis: not in this module but in its companion dragon_tiger_analysis.py beside it (standard
+library only): dragon_tiger_analysis.analyse(engine, decks), with this module as `engine`.
 
 Its own functions: event_suited_tie(r), stand_all(r), outcome_of(r), bet_dragon(r, stake), bet_tiger(r, stake),
 bet_tie(r, stake), bet_suited_tie(r, stake), no_valid_bets(r, bets), deal_at(cards, start, settle_key=False).
@@ -22,7 +20,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9355deb84caf7359')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'a6868fde8ec6c4c7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -65,7 +63,6 @@ JOKERS = ()
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card
 # card values [WOO-DT rules]
 VALUE = {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 10, 'J': 11, 'Q': 12, 'K': 13}
-CARD_VALUES = {}
 # total sum [WOO-DT rules]
 MODULUS = 0
 Q_1_2 = Fraction(1, 2)  # 0.5
@@ -81,18 +78,16 @@ OUTCOME_RULES = {
 }
 ROOMS = {}
 SHOE_PROCEDURE = {'cut_low': None, 'cut_high': None, 'burn_reveal': 0, 'burn_values': {}, 'last_round': None}
-SQUEEZE_BETS = ()
-SQUEEZE_TIES_TO = None
-SQUEEZE_ORDER = ()
+SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER = (), None, ()
 VALID_PUSHED_NONE = False
 VOID_RETURNS_STAKES = False
 
 # The runtime's DealtRound of this data, given its rules at the end; and what the rules read of it
 game = DealtRound(
-    GAME, DECKS, DECK, JOKERS, VALUE, HANDS, DEAL_ORDER, card_values=CARD_VALUES, modulus=MODULUS,
-    deal_rule=DEAL_RULE, stand_rule=STAND_RULE, outcome_rules=OUTCOME_RULES, rooms=ROOMS,
-    shoe_procedure=SHOE_PROCEDURE, squeeze=(SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER),
-    valid_pushed_none=VALID_PUSHED_NONE, void_returns_stakes=VOID_RETURNS_STAKES,
+    GAME, DECKS, DECK, JOKERS, VALUE, HANDS, DEAL_ORDER, modulus=MODULUS, deal_rule=DEAL_RULE, stand_rule=STAND_RULE,
+    outcome_rules=OUTCOME_RULES, rooms=ROOMS, shoe_procedure=SHOE_PROCEDURE,
+    squeeze=(SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER), valid_pushed_none=VALID_PUSHED_NONE,
+    void_returns_stakes=VOID_RETURNS_STAKES,
 )
 Round, CARD_VALUE, RANK_OF, SUIT_OF = game.Round, game.CARD_VALUE, game.RANK_OF, game.SUIT_OF
 total, best_total, is_soft, card_value = game.total, game.best_total, game.is_soft, game.card_value
@@ -218,10 +213,15 @@ def deal_at(cards, start, settle_key=False):
             raise EngineError("no outcome of the spec holds for this round")
     except IndexError:
         raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    if not settle_key:
+    if settle_key is not True:  # the round itself, alone or with its settle key
         r = Round.__new__(Round)
-        r.dragon, r.tiger, r.outcome, r.cards_used, r.steps = h_dragon, h_tiger, outcome, pos - start, []
-        return r
+        r.dragon = h_dragon
+        r.tiger = h_tiger
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        if not settle_key:
+            return r
     # dragon: its clauses in the order written
     k_dragon = 0
     if (outcome == 'dragon'):
@@ -244,8 +244,6 @@ def deal_at(cards, start, settle_key=False):
         k_suited_tie = 1
     key = (outcome, k_dragon, k_tiger, k_tie, k_suited_tie, )
     if settle_key == "round":
-        r = Round.__new__(Round)
-        r.dragon, r.tiger, r.outcome, r.cards_used, r.steps = h_dragon, h_tiger, outcome, pos - start, []
         return r, key
     return pos - start, key
 

@@ -8,10 +8,8 @@ answers `play --jsonl` requests: a JSON line in, a JSON line out.
 Start with: play(cards) adjudicates a round from cards in dealing order and settle(round, bets) says what each bet
 returns; Table(seed) deals a seeded shoe round by round; adjudicate(request), answer(line) and run_jsonl(lines, write)
 answer `play --jsonl` requests. Its API (`__all__`) is croupier_runtime.DealtRound's, for this game (`game`), and its
-own functions.
-
-Exact analysis: not in this module but in its companion ez_baccarat_analysis.py beside it (standard library only):
-ez_baccarat_analysis.analyse(engine, decks), with this module as `engine`.
+own functions. Exact analysis: not in this module but in its companion ez_baccarat_analysis.py beside it (standard
+library only): ez_baccarat_analysis.analyse(engine, decks), with this module as `engine`.
 
 Its own functions: event_natural(r), event_player_pair(r), event_banker_pair(r), event_dragon7(r), event_panda8(r),
 stand_all(r), decide_player(r), decide_banker(r), outcome_of(r), bet_banker(r, stake), bet_player(r, stake),
@@ -24,7 +22,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9355deb84caf7359')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'a6868fde8ec6c4c7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -68,7 +66,6 @@ JOKERS = ()
 DECK = tuple(rank + suit for rank in RANKS for suit in SUITS) + JOKERS  # one deck, card by card
 # card values [001]
 VALUE = {'A': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '10': 0, 'J': 0, 'Q': 0, 'K': 0}
-CARD_VALUES = {}
 # total sum mod 10 [001]
 MODULUS = 10
 HANDS = ('player', 'banker')
@@ -95,9 +92,7 @@ SHOE_PROCEDURE = {
     'last_round': 'one-more-after',
 }
 # squeeze banker player by larger stake ties to banker order player banker [000 §4-6]
-SQUEEZE_BETS = ('banker', 'player')
-SQUEEZE_TIES_TO = 'banker'
-SQUEEZE_ORDER = ('player', 'banker')
+SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER = ('banker', 'player'), 'banker', ('player', 'banker')
 # valid bets none for pushed stakes [000 §18, §20]
 VALID_PUSHED_NONE = True
 # void returns stakes [003]
@@ -105,10 +100,10 @@ VOID_RETURNS_STAKES = True
 
 # The runtime's DealtRound of this data, given its rules at the end; and what the rules read of it
 game = DealtRound(
-    GAME, DECKS, DECK, JOKERS, VALUE, HANDS, DEAL_ORDER, card_values=CARD_VALUES, modulus=MODULUS,
-    deal_rule=DEAL_RULE, stand_rule=STAND_RULE, outcome_rules=OUTCOME_RULES, rooms=ROOMS,
-    shoe_procedure=SHOE_PROCEDURE, squeeze=(SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER),
-    valid_pushed_none=VALID_PUSHED_NONE, void_returns_stakes=VOID_RETURNS_STAKES,
+    GAME, DECKS, DECK, JOKERS, VALUE, HANDS, DEAL_ORDER, modulus=MODULUS, deal_rule=DEAL_RULE, stand_rule=STAND_RULE,
+    outcome_rules=OUTCOME_RULES, rooms=ROOMS, shoe_procedure=SHOE_PROCEDURE,
+    squeeze=(SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER), valid_pushed_none=VALID_PUSHED_NONE,
+    void_returns_stakes=VOID_RETURNS_STAKES,
 )
 Round, CARD_VALUE, RANK_OF, SUIT_OF = game.Round, game.CARD_VALUE, game.RANK_OF, game.SUIT_OF
 total, best_total, is_soft, card_value = game.total, game.best_total, game.is_soft, game.card_value
@@ -344,10 +339,15 @@ def deal_at(cards, start, settle_key=False):
             raise EngineError("no outcome of the spec holds for this round")
     except IndexError:
         raise ShoeRanOut("the shoe ran out of cards in the middle of a round") from None
-    if not settle_key:
+    if settle_key is not True:  # the round itself, alone or with its settle key
         r = Round.__new__(Round)
-        r.player, r.banker, r.outcome, r.cards_used, r.steps = h_player, h_banker, outcome, pos - start, []
-        return r
+        r.player = h_player
+        r.banker = h_banker
+        r.outcome = outcome
+        r.cards_used = pos - start
+        r.steps = []
+        if not settle_key:
+            return r
     # banker: its clauses in the order written [WOO-EZ]
     k_banker = 0
     if (((outcome == 'banker') and (len(h_banker) == 3) and (t_banker == 7))):
@@ -376,8 +376,6 @@ def deal_at(cards, start, settle_key=False):
         k_panda8 = 1
     key = (outcome, k_banker, k_player, k_tie, k_dragon7, k_panda8, )
     if settle_key == "round":
-        r = Round.__new__(Round)
-        r.player, r.banker, r.outcome, r.cards_used, r.steps = h_player, h_banker, outcome, pos - start, []
         return r, key
     return pos - start, key
 

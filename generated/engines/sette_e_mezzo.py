@@ -8,7 +8,6 @@ answers `play --jsonl` requests: a JSON line in, a JSON line out.
 Start with: evaluate(cards) gives a hand's type and points (and what each wild card stands for); settle_table(request)
 settles a table (hands, stakes, coins); adjudicate(request), answer(line) and run_jsonl(lines, write) answer `play
 --jsonl` requests. Its API (`__all__`) is croupier_runtime.SeatGame's, for this game (`game`), and its own functions.
-
 Exact analysis: no companion module; `croupier analyze` enumerates this game's hands itself through evaluate().
 
 Its own functions: type_real(h), type_seven_and_a_half(h), type_under(h), type_bust(h), verdict(t, banker, player,
@@ -20,7 +19,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9355deb84caf7359')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'a6868fde8ec6c4c7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
