@@ -66,7 +66,7 @@ def simulate(*args: str) -> dict:
     """The report of `croupier simulate ARGS --json` run as a new process."""
     # the child keeps the bytecode it compiles (PYTHONDONTWRITEBYTECODE set or not here), as cli_run's children do
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = str(ROOT / "compiler")
     done = subprocess.run([sys.executable, "-m", "croupier.cli.main", "simulate", *args, "--json"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

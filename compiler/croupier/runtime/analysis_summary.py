@@ -64,6 +64,12 @@ def covered_clauses(seen):
 JUDGED = weakref.WeakKeyDictionary()
 
 
+def enumerator(engine, decks, plan):
+    """The enumerator `plan` calls for (`analysis_general`'s when it has a "general" entry, else
+    `analysis_round`'s) of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`, `.cards`."""
+    return (GeneralEnumerator if "general" in plan else RoundEnumerator)(engine, decks, plan)
+
+
 def analysis_of(engine, decks, game, plan):
     """The exact analysis of one round of `engine`, the engine of `game` analysed by `plan`, from a full shoe
     of `decks` decks (None: the spec's).
@@ -86,7 +92,7 @@ def analysis_of(engine, decks, game, plan):
         raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
     HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
     outcome_of, total = engine.outcome_of, engine.total
-    en = (GeneralEnumerator if "general" in plan else RoundEnumerator)(engine, decks, plan)
+    en = enumerator(engine, decks, plan)
     finals, dealt_totals = en.rounds()
     d = en.denominator
     outcomes = {name: 0 for name in engine.OUTCOME_RULES}

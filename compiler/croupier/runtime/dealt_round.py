@@ -20,11 +20,10 @@ from croupier.runtime.table import Table, TableRound, TableRules
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
-    __slots__ = ("outcome", "cards_used", "steps")
-    HANDS = ()  # the game's hands, each a slot of the game's own subclass
+    __slots__ = ("outcome", "cards_used", "steps")  # and, in the game's own subclass, a slot per hand
 
     def __init__(self):
-        for hand in self.HANDS:
+        for hand in type(self).__slots__:  # the game's hands (a slot of its own subclass each)
             setattr(self, hand, [])
         self.outcome = None
         self.cards_used = 0
@@ -83,7 +82,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         self.SCHEDULE = tuple((hand, self.DEALT[hand]) for hand in self.SCHEDULE_ORDER)
         self.SETTLED = {}  # {frozen stakes: {settle key: settle_bettors(...)}}, shared by the game's tables
         # the classes of this game: a round holds a slot per hand, and a shoe or a table deals for the game
-        self.Round = type("Round", (Round,), {"__slots__": hands, "HANDS": hands, "__doc__": Round.__doc__})
+        self.Round = type("Round", (Round,), {"__slots__": tuple(hands), "__doc__": Round.__doc__})
         self.Shoe = type("Shoe", (Shoe,), {"game": self, "__doc__": Shoe.__doc__})
         self.TableRound = type("TableRound", (TableRound,), {"__slots__": (), "game": self,
                                                              "__doc__": TableRound.__doc__})

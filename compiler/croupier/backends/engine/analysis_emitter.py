@@ -187,7 +187,7 @@ def companion_name(game: Game) -> str | None:
 def plan_data(game: Game, plan: dict) -> str:
     """The companion's data: the game it belongs to and the `ANALYSIS` plan (`analysis_plan`) the enumerator reads."""
     w = PyWriter()
-    w.line("from croupier_runtime import analysis_of  # noqa: E402 - the runtime beside this file, imported above")
+    w.line("from croupier_runtime import analysis_of, enumerator  # noqa: E402 - the runtime beside this file, imported above")
     w.blank(2)
     w.line("# ---- the data of the spec " + "-" * 51)
     w.blank()
@@ -223,6 +223,11 @@ ANALYSE = '''def analyse(engine, decks=None):
 def exact_returns(engine, decks=None):
     """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
     return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}
+
+
+def Enumerator(engine, decks):  # noqa: N802 - named as the class it gives
+    """This game's exact enumerator of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`."""
+    return enumerator(engine, decks, ANALYSIS)
 '''
 
 _EMITTED: dict[tuple[int, str], tuple[Game, str]] = {}

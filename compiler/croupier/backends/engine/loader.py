@@ -18,7 +18,8 @@ _CODE: dict[tuple[str, str], types.CodeType] = {}
 
 
 def engine_path(stem: str) -> str:
-    """The path of a generated module's file (`baccarat`, `baccarat_analysis`) as the build writes it."""
+    """The path of a generated module's file (an engine's, or its companion's `<game>_analysis`) as the build
+    writes it."""
     return f"{ENGINES}/{stem}.py"
 
 
