@@ -7,7 +7,7 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "a6868fde8ec6c4c7"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "d5481071b7fc03e9"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
@@ -927,11 +927,10 @@ class Table:
 class Round:
     """One adjudicated round: each hand's cards, the outcome, the cards used and the steps."""
 
-    __slots__ = ("outcome", "cards_used", "steps")
-    HANDS = ()  # the game's hands, each a slot of the game's own subclass
+    __slots__ = ("outcome", "cards_used", "steps")  # and, in the game's own subclass, a slot per hand
 
     def __init__(self):
-        for hand in self.HANDS:
+        for hand in type(self).__slots__:  # the game's hands (a slot of its own subclass each)
             setattr(self, hand, [])
         self.outcome = None
         self.cards_used = 0
@@ -990,7 +989,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         self.SCHEDULE = tuple((hand, self.DEALT[hand]) for hand in self.SCHEDULE_ORDER)
         self.SETTLED = {}  # {frozen stakes: {settle key: settle_bettors(...)}}, shared by the game's tables
         # the classes of this game: a round holds a slot per hand, and a shoe or a table deals for the game
-        self.Round = type("Round", (Round,), {"__slots__": hands, "HANDS": hands, "__doc__": Round.__doc__})
+        self.Round = type("Round", (Round,), {"__slots__": tuple(hands), "__doc__": Round.__doc__})
         self.Shoe = type("Shoe", (Shoe,), {"game": self, "__doc__": Shoe.__doc__})
         self.TableRound = type("TableRound", (TableRound,), {"__slots__": (), "game": self,
                                                              "__doc__": TableRound.__doc__})
@@ -2123,6 +2122,12 @@ def covered_clauses(seen):
 JUDGED = weakref.WeakKeyDictionary()
 
 
+def enumerator(engine, decks, plan):
+    """The enumerator `plan` calls for (`analysis_general`'s when it has a "general" entry, else
+    `analysis_round`'s) of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`, `.cards`."""
+    return (GeneralEnumerator if "general" in plan else RoundEnumerator)(engine, decks, plan)
+
+
 def analysis_of(engine, decks, game, plan):
     """The exact analysis of one round of `engine`, the engine of `game` analysed by `plan`, from a full shoe
     of `decks` decks (None: the spec's).
@@ -2145,7 +2150,7 @@ def analysis_of(engine, decks, game, plan):
         raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
     HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
     outcome_of, total = engine.outcome_of, engine.total
-    en = (GeneralEnumerator if "general" in plan else RoundEnumerator)(engine, decks, plan)
+    en = enumerator(engine, decks, plan)
     finals, dealt_totals = en.rounds()
     d = en.denominator
     outcomes = {name: 0 for name in engine.OUTCOME_RULES}

@@ -7,7 +7,7 @@ ez_baccarat_analysis` then `ez_baccarat_analysis.analyse(ez_baccarat, 8)` gives 
 round from a full 8-deck shoe. The enumerators are croupier_runtime's (beside this file, which it imports and refuses
 in another version); this module gives them the plan.
 
-Its own functions: analyse(engine, decks=None), exact_returns(engine, decks=None).
+Its own functions: analyse(engine, decks=None), exact_returns(engine, decks=None), Enumerator(engine, decks).
 """
 
 import importlib.util
@@ -15,7 +15,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', 'a6868fde8ec6c4c7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'd5481071b7fc03e9')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -34,10 +34,10 @@ def _import_runtime():
 
 
 _import_runtime()
-from croupier_runtime import analysis_of  # noqa: E402 - the runtime beside this file, imported above
+from croupier_runtime import analysis_of, enumerator  # noqa: E402 - the runtime beside this file, imported above
 
 __all__ = [
-    'analyse', 'exact_returns'
+    'analyse', 'exact_returns', 'Enumerator'
 ]
 
 
@@ -73,3 +73,8 @@ def analyse(engine, decks=None):
 def exact_returns(engine, decks=None):
     """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
     return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}
+
+
+def Enumerator(engine, decks):  # noqa: N802 - named as the class it gives
+    """This game's exact enumerator of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`."""
+    return enumerator(engine, decks, ANALYSIS)
