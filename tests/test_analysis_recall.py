@@ -29,9 +29,9 @@ def compiled(monkeypatch, tmp_path, own_memory):
     names: list[str] = []
     real = loader.compile_engine
 
-    def counting(source, name):
+    def counting(source, name, path=None):
         names.append(name)
-        return real(source, name)
+        return real(source, name, path)
 
     monkeypatch.setattr(loader, "compile_engine", counting)
     cache.forget()

@@ -1,8 +1,9 @@
-"""The layout of generated engines: only the runtime parts a game uses, each marked; `__all__` and a
-docstring listing every public call; the exact enumerator in a companion module beside the engine.
+"""The layout of generated engines: the game's data and rules on the runtime library beside them; `__all__`
+and a docstring listing the module's own functions; the exact enumerator in a companion module beside the
+engine; each within its size bound.
 
 The committed engines of generated/ are read as a game server reads them (imported from their
-files); spec variants without rooms, squeeze, voids or wild cards are compiled in memory.
+files); spec variants without rooms, squeeze or voids are compiled in memory.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 import pytest
 from conftest import BACCARAT, ROOT, SPEC
 
-from croupier.backends.engine import parts
 from croupier.backends.engine.analysis_emitter import emit_analysis_module
 from croupier.backends.engine.api import undefined_names
 from croupier.backends.engine.emitter import emit_engine
@@ -32,8 +32,8 @@ GAMES = sorted(p.stem for p in SPEC.glob("*.rules"))
 # The modules checked one by one, named from the committed folder: collecting the tests resolves no spec (every
 # xdist worker collects every file); the first test below checks that they are exactly an engine per spec and a
 # companion per dealt round, the kinds read from the specs themselves.
-MODULES = sorted(p.stem for p in ENGINES.glob("*.py"))
-MARK = re.compile(r"^ *# ---- runtime: ([\w.]+) \((begin|end)\) ----(.*)$")
+MODULES = sorted(p.stem for p in ENGINES.glob("*.py") if p.stem != "croupier_runtime")
+ENGINE_LINES, COMPANION_LINES = 500, 150  # the most lines of an engine and of an analysis companion
 
 
 def import_file(name: str):
@@ -78,107 +78,72 @@ def seat() -> list[str]:
     return [g for g in GAMES if kinds()[g].is_seat_game]
 
 
-def test_the_folder_holds_an_engine_per_spec_and_a_companion_per_dealt_round():
+def test_the_folder_holds_an_engine_per_spec_a_companion_per_dealt_round_and_the_runtime():
     assert dealt() and seat()
     assert MODULES == sorted(GAMES + [f"{g}_analysis" for g in dealt()])
+    assert (ENGINES / "croupier_runtime.py").is_file()
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_all_names_exactly_the_public_callables(name):
+def test_all_names_its_own_functions_and_the_runtime_api(name):
     module = import_file(name)
     names = module.__all__
     assert len(names) == len(set(names)), "no name twice"
-    assert all(callable(getattr(module, n)) for n in names)
-    assert set(names) == public_callables(module)
+    assert all(callable(getattr(module, n)) for n in names), "every name of __all__ reachable from the module"
+    assert public_callables(module) <= set(names)
+    if not name.endswith("_analysis"):
+        assert set(module.game.API) <= set(names), "the runtime's API for the game"
+        with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+            module.no_such_name  # noqa: B018
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_the_docstring_lists_every_public_call(name):
+def test_the_docstring_lists_the_module_s_own_functions(name):
     module = import_file(name)
-    listed = re.findall(r"^  (\w+)", module.__doc__, re.MULTILINE)
-    assert listed == module.__all__, "each name of __all__, in order, at the start of a line of the docstring"
     flat = " ".join(module.__doc__.split())
-    for n in module.__all__:
-        summary = (getattr(module, n).__doc__ or "").strip().split("\n")[0].replace('"', "'")
-        assert summary, f"{n} has a docstring"
-        assert " ".join(summary.split())[:40] in flat, f"the docstring describes {n} by its own first line"
+    listed = re.findall(r"(\w+)\(", flat.split("Its own functions: ", 1)[1])
+    assert listed and sorted(listed) == sorted(public_callables(module)), "exactly the module's own functions"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_each_module_within_its_bound(name):
+    lines = len(source(name).splitlines())
+    assert lines <= (COMPANION_LINES if name.endswith("_analysis") else ENGINE_LINES), (name, lines)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_docstring_says_where_the_analysis_is(game):
-    doc = import_file(game).__doc__
+    doc = " ".join(import_file(game).__doc__.split())
     if game in dealt():
         assert f"companion {game}_analysis.py" in doc
     else:
         assert "no companion module" in doc
-    assert "Public calls (`__all__`)" in doc
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_every_runtime_part_is_marked_where_it_begins_and_ends(name):
-    open_: list[str] = []
-    modules = []
-    for line in source(name).splitlines():
-        m = MARK.match(line)
-        if not m:
-            continue
-        part, side, rest = m.groups()
-        if side == "begin":
-            if "." not in part:
-                assert rest.strip() == f"croupier/backends/engine/runtime/{part}.py", "the source file is named"
-                assert (parts.RUNTIME / f"{part}.py").is_file()
-                modules.append(part)
-            else:
-                assert part.split(".")[0] == open_[-1], "a part sits inside its module"
-                assert rest.startswith(" if "), "a part says when it is included"
-            open_.append(part)
-        else:
-            assert open_ and open_.pop() == part, f"{part} ends where it began"
-    assert not open_
-    assert modules[-1:] == (["analysis_summary"] if name.endswith("_analysis") else ["jsonl"])
+    assert "croupier_runtime" in doc
 
 
 def test_the_engine_carries_no_enumerator_and_the_companion_no_engine():
     for game in dealt():
         engine, companion = source(game), source(f"{game}_analysis")
         assert "Enumerator" not in engine and "def analyse" not in engine and "ANALYSIS" not in engine
-        enumerators = [m for m in ("analysis_round", "analysis_general") if f"runtime: {m} " in companion]
-        assert len(enumerators) == 1 and "runtime: dealt_round" not in companion
+        assert "DealtRound" not in companion and "def deal_at" not in companion
         assert not any(isinstance(n, ast.Import | ast.ImportFrom) and game in ast.unparse(n)
                        for n in ast.walk(ast.parse(companion))), "the companion imports no engine"
-        # the longest, baccarat with two payout-table side bets: 1607 (1378 before the inlined `deal_at`, 1527
-        # before the dealt parts were three modules); an enumerator (analysis_round alone is about 390 lines)
-        # would still overrun the bound
-        assert len(engine.splitlines()) < 1700
 
 
-def test_a_seat_game_carries_no_dealt_round_code_and_baccarat_no_wild_card_code():
-    for game in seat():
+def test_no_engine_carries_runtime_code():
+    for game in GAMES:
         text = source(game)
-        for absent in ("runtime: dealt_round", "runtime: shoe", "runtime: table_ops", "class Shoe", "SHOE_PROCEDURE",
-                       "def burn", "def squeeze_plan", "def play("):
+        for absent in ("class Shoe", "class Table", "def play(", "def evaluate", "def settle_table", "def answer",
+                       "SHOE_PROCEDURE[", "wild_substitutions"):
             assert absent not in text, f"{game} holds {absent}"
-    for game in dealt():
-        text = source(game)
-        for absent in ("runtime: seat_hands", "wild_substitutions", "MAX_WILD_TRIES", "WILD_RANKS", "def evaluate"):
-            assert absent not in text, f"{game} holds {absent}"
-    wild, plain = source("ten_and_a_half"), source("ten_and_a_half_banker")
-    assert "runtime: seat_hand_parts.wild (begin)" in wild and "MAX_WILD_TRIES" in wild
-    assert "MAX_WILD_TRIES" not in plain and "runtime: seat_hand_parts.no_wild (begin)" in plain
-    assert "import itertools" in wild and "import itertools" not in plain, "imports follow the parts"
 
 
 def test_a_dealt_round_without_table_rules_leaves_their_parts_out(tmp_path):
     """Baccarat cut before its table operations: no rooms, squeeze, valid-bet rule, shoe procedure or voids."""
     text = BACCARAT.read_text(encoding="utf-8")
     game, plain = compile_variant(tmp_path, "plain_rounds", text[:text.index("# ---- table operations")])
-    for absent in ("def squeeze_sides", "def burn", "VOID_RETURNS_STAKES:", "ROOMS.get(", "runtime: table_parts.squeeze"):
-        assert absent not in plain, absent
-    for present in ("runtime: table_parts.no_squeeze (begin) ---- if not squeeze",
-                    "runtime: table_parts.no_void (begin)", "runtime: dealt_parts.no_rooms (begin)"):
-        assert present in plain, present
     engine = load_engine(plain, "layout_plain_rounds")
-    assert set(engine.__all__) == public_callables(engine)
+    assert engine.ROOMS == {} and engine.SQUEEZE_BETS == () and engine.VOID_RETURNS_STAKES is False
     assert not hasattr(engine.Shoe, "burn")
     with pytest.raises(engine.InvalidBet, match="unknown room 'trial'; rooms: none"):
         engine.check_limits("trial", {"banker": 10})
@@ -193,14 +158,15 @@ def test_a_dealt_round_without_table_rules_leaves_their_parts_out(tmp_path):
 
 
 def test_the_companion_works_beside_the_engine_as_a_server_imports_them(tmp_path, monkeypatch):
-    """Both files copied to a folder of their own and imported by name: analyse(engine, decks)."""
-    for name in ("baccarat", "baccarat_analysis"):
+    """Both files and the runtime copied to a folder of their own and imported by name: analyse(engine, decks)."""
+    for name in ("baccarat", "baccarat_analysis", "croupier_runtime"):
         (tmp_path / f"{name}.py").write_text(source(name), encoding="utf-8")
         monkeypatch.delitem(sys.modules, name, raising=False)
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         baccarat = importlib.import_module("baccarat")
         baccarat_analysis = importlib.import_module("baccarat_analysis")
+        assert sys.modules["croupier_runtime"].__file__ == str(tmp_path / "croupier_runtime.py")
         a = baccarat_analysis.analyse(baccarat, 1)
         assert a["decks"] == 1 and a["cards"] == 52
         assert sum(a["outcomes"].values()) == 1
@@ -211,7 +177,7 @@ def test_the_companion_works_beside_the_engine_as_a_server_imports_them(tmp_path
         with pytest.raises(ValueError, match="baccarat_commission"):
             baccarat_analysis.analyse(import_file("baccarat_commission"), 1)
     finally:
-        for name in ("baccarat", "baccarat_analysis"):
+        for name in ("baccarat", "baccarat_analysis", "croupier_runtime"):
             sys.modules.pop(name, None)
 
 
@@ -225,18 +191,9 @@ def test_the_companion_in_memory_matches_the_committed_file():
     assert all(isinstance(p, Fraction) for p in outcomes.values())
 
 
-def test_a_missing_part_is_caught_as_an_undefined_name():
+def test_a_name_the_code_never_binds_is_caught():
     assert undefined_names("def f(x):\n    return g(x) + len(x)\n") == {"g"}
     assert undefined_names(source("baccarat")) == set()
-
-
-def test_a_part_marker_that_does_not_close_is_a_compiler_error(monkeypatch):
-    monkeypatch.setattr(parts, "runtime_text", lambda module, marker: "# ---- part x if rooms ----\nX = 1\n")
-    with pytest.raises(ValueError, match="never ends"):
-        parts.copy_module("common", frozenset())
-    monkeypatch.setattr(parts, "runtime_text", lambda module, marker: "# ---- part x if rooms or squeeze ----\n")
-    with pytest.raises(ValueError, match="condition"):
-        parts.copy_module("common", frozenset())
 
 
 def test_a_long_name_stays_whole_in_all(tmp_path: Path) -> None:

@@ -102,9 +102,7 @@ def test_generated_code_is_compiled_before_it_is_returned(monkeypatch) -> None:
     from croupier.backends.engine import emitter as engine_emitter
 
     game, _diags = Loader().load(str(ROOT / "tests" / "errors" / "base_ok.rules"))
-    from croupier.backends.engine import parts as engine_parts
-
-    monkeypatch.setattr(engine_parts, "runtime_text", lambda module, marker: "def broken(:\n")
+    monkeypatch.setattr(engine_emitter, "FORWARD", "def broken(:\n")  # a piece of the engine that does not compile
     with pytest.raises(SpecError) as raised:  # an internal error, shown as a diagnostic, never a traceback
         engine_emitter.emit_engine(game, "x.rules")
     assert raised.value.diagnostics[0].code == "E0998"

@@ -235,7 +235,7 @@ def test_evaluate_gives_the_plain_evaluation_of_every_hand_of_the_deck(name, mon
                 hands.append([c for i in sorted(counts) for c in classes[i][:counts[i]]])
     expected = [plain_evaluation(engine, cards, facts_of) for cards in hands]
     for most, step in ((engine.MAX_KINDS, 1), (50, 10)):
-        monkeypatch.setattr(engine, "MAX_KINDS", most)
+        monkeypatch.setattr(engine.game, "MAX_KINDS", most)
         engine.KINDS.clear()
         for cards, (kind, total, substitution) in zip(hands[::step], expected[::step]):
             value = engine.evaluate(cards)

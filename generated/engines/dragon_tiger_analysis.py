@@ -4,38 +4,40 @@
 Standard library only, and it imports no engine: pass the engine module in, as imported from dragon_tiger.py beside
 this file or as Croupier loads it from source. For example, with both files on the import path: `import dragon_tiger,
 dragon_tiger_analysis` then `dragon_tiger_analysis.analyse(dragon_tiger, 8)` gives the exact figures (Fractions) of
-one round from a full 8-deck shoe.
+one round from a full 8-deck shoe. The enumerators are croupier_runtime's (beside this file, which it imports and
+refuses in another version); this module gives them the plan.
 
-Runtime parts: analysis_general, analysis_summary.
-
-Public calls (`__all__`), by part:
-
-analysis_general:
-  Enumerator(engine, decks)       One exact enumeration of a shoe of `decks` decks, card class by card class (see the
-                                  module).
-
-analysis_summary:
-  falling(n, k)                   n (n-1) … (n-k+1): ordered ways to deal k cards from n.
-  hand_round(engine, codes_by_hand)
-                                  An engine's Round holding the given cards (for the engine's rule functions).
-  clauses_by_bet(engine)          Each bet's clause tests in the order written (from `BET_CLAUSES`).
-  clause_facts(engine, r, rules)  For each bet, the truth of each of its clauses (`rules`, from `clauses_by_bet`) in a
-                                  round; a clause
-  covered_clauses(seen)           {bet: {clause: the earlier clause that always covers it}} from the vectors of clause
-                                  truths seen:
-  analyse(engine, decks=None)     The exact analysis of one round of `engine` from a full shoe of `decks` decks
-                                  (default: the spec's).
-  exact_returns(engine, decks=None)
-                                  The exact net return per unit staked of each bet of `engine` (negative: the house's
-                                  edge).
+Its own functions: analyse(engine, decks=None), exact_returns(engine, decks=None), Enumerator(engine, decks).
 """
 
-import weakref
+import importlib.util
+import os
+import sys
 from fractions import Fraction
 
+RUNTIME = ('0.1.0', 'd5481071b7fc03e9')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+
+
+def _import_runtime():
+    """Let `import croupier_runtime` give RUNTIME's: the one imported already, else croupier_runtime.py beside this file."""
+    found = sys.modules.get("croupier_runtime")
+    if (getattr(found, "VERSION", None), getattr(found, "DIGEST", None)) == RUNTIME:
+        return
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "croupier_runtime.py")
+    spec = importlib.util.spec_from_file_location("croupier_runtime", path)
+    found = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(found)  # a missing file: FileNotFoundError, naming it
+    got = (getattr(found, "VERSION", None), getattr(found, "DIGEST", None))
+    if got != RUNTIME:
+        raise ImportError(f"{__name__} needs croupier_runtime {RUNTIME}, but {path} is {got}: copy the engines' folder whole")
+    sys.modules["croupier_runtime"] = found
+
+
+_import_runtime()
+from croupier_runtime import analysis_of, enumerator  # noqa: E402 - the runtime beside this file, imported above
+
 __all__ = [
-    'Enumerator', 'falling', 'hand_round', 'clauses_by_bet', 'clause_facts', 'covered_clauses', 'analyse',
-    'exact_returns'
+    'analyse', 'exact_returns', 'Enumerator'
 ]
 
 
@@ -108,145 +110,6 @@ ANALYSIS = {
 }
 
 
-# ---- runtime: analysis_general (begin) ---- croupier/backends/engine/runtime/analysis_general.py
-
-class Enumerator:
-    """One exact enumeration of a shoe of `decks` decks, card class by card class (see the module)."""
-
-    def __init__(self, engine, decks):
-        self.engine = engine
-        self.classes = [list(codes) for codes in ANALYSIS["general"]["classes"]]
-        self.counts = [len(codes) * decks for codes in self.classes]
-        self.cards = sum(self.counts)
-        self.denominator = 1
-
-    def rounds(self):
-        """({hands' cards: [weight, cards by hand]}, [{dealt total: weight} by hand]), weights over `denominator`."""
-        engine = self.engine
-        ran_out = engine.ShoeRanOut
-        classes, counts = self.classes, self.counts
-        limit = ANALYSIS["general"]["limit"]  # rounds (and unfinished deals) played before it gives up
-        used = [0] * len(classes)
-        deal = len(engine.DEAL_ORDER)
-        leaves = {}  # cards by hand -> [weight, length of the round, dealt totals]
-        played = 0
-        seq = []  # the codes dealt so far
-
-        def walk(weight):
-            nonlocal played
-            if len(seq) >= deal:
-                played += 1
-                if played > limit:
-                    too_large = engine.EngineError(
-                        f"the exact enumeration of this game would play more than {limit:,} rounds; "
-                        "analyse a shoe of fewer decks, or a spec whose rules read less of each card")
-                    too_large.too_large = True  # the game, not the cards, is at fault: no rule is broken
-                    raise too_large
-                try:
-                    r = engine.deal_at(seq, 0)
-                except ran_out:
-                    r = None
-                if r is not None:
-                    key = tuple(tuple(getattr(r, hand)) for hand in engine.HANDS)
-                    got = leaves.get(key)
-                    if got is None:
-                        dealt = [[] for _ in engine.HANDS]
-                        for hand, code in zip(engine.DEAL_ORDER, seq):
-                            dealt[engine.HANDS.index(hand)].append(code)
-                        leaves[key] = [weight, len(seq), tuple(engine.total(c) for c in dealt)]
-                    else:
-                        got[0] += weight
-                    return
-            for c, codes in enumerate(classes):
-                left = counts[c] - used[c]
-                if left <= 0:
-                    continue
-                seq.append(codes[used[c] % len(codes)])
-                used[c] += 1
-                walk(weight * left)
-                used[c] -= 1
-                seq.pop()
-
-        walk(1)
-        del walk  # it calls itself through its closure: a cycle that would keep `leaves` for the garbage collector
-        longest = max((n for _w, n, _t in leaves.values()), default=deal)
-        self.denominator = falling(self.cards, longest)
-        finals = {}
-        dealt_totals = [{} for _ in engine.HANDS]
-        for key, (weight, n, totals) in leaves.items():
-            w = weight * falling(self.cards - n, longest - n)  # every way the unused cards may follow
-            finals[key] = [w, key]
-            for h, t in enumerate(totals):
-                dealt_totals[h][t] = dealt_totals[h].get(t, 0) + w
-        return finals, dealt_totals
-
-
-# ---- runtime: analysis_general (end) ----
-
-
-# ---- runtime: analysis_summary (begin) ---- croupier/backends/engine/runtime/analysis_summary.py
-
-def falling(n, k):
-    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
-def hand_round(engine, codes_by_hand):
-    """An engine's Round holding the given cards (for the engine's rule functions)."""
-    r = engine.Round()
-    for hand, codes in zip(engine.HANDS, codes_by_hand):
-        setattr(r, hand, list(codes))
-    return r
-
-
-def clauses_by_bet(engine):
-    """Each bet's clause tests in the order written (from `BET_CLAUSES`)."""
-    out = {name: [] for name in engine.BETS}
-    for name, _kind, _i, test in engine.BET_CLAUSES:
-        out[name].append(test)
-    return out
-
-
-def clause_facts(engine, r, rules):
-    """For each bet, the truth of each of its clauses (`rules`, from `clauses_by_bet`) in a round; a clause
-    whose condition cannot be told (it reads a card the round lacks) does not hold."""
-    out = {}
-    for name, tests in rules.items():
-        vector = []
-        for test in tests:
-            try:
-                vector.append(bool(test(r)))
-            except engine.EngineError:
-                vector.append(False)
-        out[name] = tuple(vector)
-    return out
-
-
-def covered_clauses(seen):
-    """{bet: {clause: the earlier clause that always covers it}} from the vectors of clause truths seen:
-    clause j is covered by an earlier clause i when j holds in some round and i holds in every round j does."""
-    out = {}
-    for name, vectors in seen.items():
-        for j in range(max((len(v) for v in vectors), default=0)):
-            holding = [v for v in vectors if v[j]]
-            if not holding:
-                continue
-            for i in range(j):
-                if all(v[i] for v in holding):
-                    out.setdefault(name, {})[j] = i
-                    break
-    return out
-
-
-# engine -> ({round signature: result id}, {result: its id}, [results]): a round's result (its outcome, events,
-# totals, bet returns and clause truths) is judged once per engine, whatever the number of decks (an analysis
-# for several deck counts meets the same rounds), and rounds of one result are weighed together
-JUDGED = weakref.WeakKeyDictionary()
-
-
 def analyse(engine, decks=None):
     """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
 
@@ -258,89 +121,7 @@ def analyse(engine, decks=None):
     back, stake included; clauses are counted from 0 in the order the spec writes them.
     Bad input raises the engine's EngineError; an engine of another game, ValueError.
     """
-    if getattr(engine, "GAME", None) != GAME:
-        raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
-    EngineError = engine.EngineError
-    if not ANALYSIS["supported"] and not ANALYSIS.get("general"):
-        raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
-    decks = engine.DECKS if decks is None else decks
-    if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
-        raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
-    HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
-    outcome_of, total = engine.outcome_of, engine.total
-    en = Enumerator(engine, decks)
-    finals, dealt_totals = en.rounds()
-    d = en.denominator
-    outcomes = {name: 0 for name in engine.OUTCOME_RULES}
-    events = {name: 0 for name, _t in EVENTS}
-    totals = [{} for _ in HANDS]
-    returns = {name: {} for name in BETS}
-    linear = {name: True for name in BETS}
-    seen = {name: set() for name in BETS}
-    rules = clauses_by_bet(engine)
-    big = 10 ** 6
-    judged = JUDGED.get(engine)
-    if judged is None:
-        judged = JUDGED[engine] = ({}, {}, [])
-    result_of, result_id, results = judged
-    weights = {}  # result id -> weight of the rounds that give it
-    for signature, (weight, codes) in finals.items():
-        i = result_of.get(signature)
-        if i is None:  # the round's results, the same whatever the shoe (its signature says what rules read)
-            r = hand_round(engine, codes)
-            r.outcome = outcome_of(r)
-            r.cards_used = sum(len(c) for c in codes)
-            result = (r.outcome, tuple(name for name, test in EVENTS if test(r)),
-                      tuple(total(getattr(r, hand)) for hand in HANDS),
-                      tuple((name, ret, bet(r, big) == ret * big)
-                            for name, bet in BETS.items() for ret in (bet(r, 1),)),
-                      tuple(clause_facts(engine, r, rules).items()))
-            i = result_of[signature] = result_id.setdefault(result, len(results))
-            if i == len(results):
-                results.append(result)
-        weights[i] = weights.get(i, 0) + weight
-    for i, weight in weights.items():
-        outcome, happened, hand_totals, bet_returns, clauses = results[i]
-        outcomes[outcome] += weight
-        for name in happened:
-            events[name] += weight
-        for h, t in enumerate(hand_totals):
-            totals[h][t] = totals[h].get(t, 0) + weight
-        for name, ret, scales in bet_returns:
-            if not scales:
-                linear[name] = False
-            returns[name][ret] = returns[name].get(ret, 0) + weight
-        for name, vector in clauses:
-            seen[name].add(vector)
-    if sum(outcomes.values()) != d:
-        raise EngineError("the enumeration lost some deals (a bug in the analysis)")
-    out = {
-        "decks": decks,
-        "cards": en.cards,
-        "outcomes": {k: Fraction(v, d) for k, v in outcomes.items()},
-        "events": {k: Fraction(v, d) for k, v in events.items()},
-        "totals": {hand: {t: Fraction(w, d) for t, w in sorted(totals[h].items())} for h, hand in enumerate(HANDS)},
-        "two_card_totals": {hand: {t: Fraction(w, d) for t, w in sorted(dealt_totals[h].items())}
-                            for h, hand in enumerate(HANDS)},
-        "bets": {},
-        "clauses": {name: [any(v[i] for v in vectors) for i in range(len(rules[name]))]
-                    for name, vectors in seen.items()},
-        "covered": covered_clauses(seen),
-    }
-    for name, dist in returns.items():
-        probs = {m: Fraction(w, d) for m, w in sorted(dist.items())}
-        mean = sum((m * p for m, p in probs.items()), Fraction(0))
-        second = sum((m * m * p for m, p in probs.items()), Fraction(0))
-        out["bets"][name] = {
-            "returns": probs,
-            "expected_return": mean,
-            "house_edge": 1 - mean,
-            "variance": second - mean * mean,
-            "hit": sum((p for m, p in probs.items() if m > 1), Fraction(0)),
-            "push": probs.get(1, Fraction(0)),
-            "scales_linearly": linear[name],
-        }
-    return out
+    return analysis_of(engine, decks, GAME, ANALYSIS)
 
 
 def exact_returns(engine, decks=None):
@@ -348,4 +129,6 @@ def exact_returns(engine, decks=None):
     return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}
 
 
-# ---- runtime: analysis_summary (end) ----
+def Enumerator(engine, decks):  # noqa: N802 - named as the class it gives
+    """This game's exact enumerator of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`."""
+    return enumerator(engine, decks, ANALYSIS)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def child_env(env: Mapping[str, str] | None = None, **more: str) -> dict[str, str]:
-    """The environment of a child running Croupier: `env` (by default this process's) with the repository on
+    """The environment of a child running Croupier: `env` (by default this process's) with the repository's compiler/ on
     PYTHONPATH, `more`, and bytecode kept (no PYTHONDONTWRITEBYTECODE; see the module's docstring)."""
     env = dict(os.environ if env is None else env, PYTHONPATH=os.pathsep.join([str(ROOT / "compiler"), str(ROOT)]),
                **more)

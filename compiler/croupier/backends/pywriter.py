@@ -74,7 +74,7 @@ class PyWriter:
     def assign(self, name: str, value) -> None:
         """`NAME = literal`, with a long dict written one entry per line."""
         text = f"{name} = {literal(value)}"
-        if len(text) + 4 * self.level <= 110 or not isinstance(value, dict):
+        if len(text) + 4 * self.level <= 118 or not isinstance(value, dict):
             self.line(text)
             return
         self.line(f"{name} = {{")

@@ -130,7 +130,7 @@ def _first_span(table: DrawTable, keys: list) -> Span:
 def _num(x) -> str:
     from fractions import Fraction
 
-    from croupier.syntax.printer import number_text
+    from croupier.runtime.numbers import number_text
 
     return number_text(Fraction(x)) if isinstance(x, int | Fraction) else str(x)
 

@@ -55,6 +55,8 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
             prepare(specs, level, cases_dir, project, jobs)
         results = [compile_spec(p, level, cases_dir=cases_dir, project=project) for p in specs]
     refuse_shared_files(results)
+    if emit:
+        add_runtime(results)
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
@@ -84,12 +86,34 @@ def fewer_full_collections() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
+RUNTIME_FILE = "engines/croupier_runtime.py"  # the runtime every engine imports from beside itself, written once
+
+
+def add_runtime(results: list[Compiled]) -> None:
+    """Add the runtime's file (`runtime_bundle.bundle_text`) to the artefacts of the first result that writes an
+    engine: every engine of the folder imports it, so it is written (and checked, and listed in the manifest) with
+    them, once."""
+    for r in results:
+        if any(rel.startswith("engines/") for rel in r.artefacts):
+            from croupier.backends.engine.runtime_bundle import checked_bundle
+
+            r.artefacts[RUNTIME_FILE] = checked_bundle()
+            return
+
+
 def refuse_shared_files(results: list[Compiled]) -> None:
     """Error E0119 on each spec that would write a file an earlier spec of the list writes (two games of one
     name, or a game named like another's analysis companion, `NAME_analysis`): a build would keep only one
     of the two. The later spec gets the error, at its `game` line, and none of its files is kept."""
     owner: dict[str, Compiled] = {}
     for r in results:
+        if RUNTIME_FILE in r.artefacts:  # a game named like the runtime
+            span = r.game.span if r.game is not None else Span(r.spec, 1, 1)
+            r.diagnostics.append(error(
+                "E0119", f"this spec writes {RUNTIME_FILE}, the runtime every engine imports", span,
+                "give the game another name: croupier_runtime is the runtime's"))
+            r.artefacts.clear()
+            continue
         for rel in sorted(r.artefacts):
             first = owner.setdefault(rel, r)
             if first is r:

@@ -2,33 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from croupier.runtime.numbers import number_text  # noqa: F401 - the one number formatter, for printer's old callers
 from croupier.syntax import ast
 from croupier.syntax.visitor import Node, NodeVisitor
 
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "mod": 6, "neg": 7, "atom": 8}
-
-
-def number_text(value: Fraction) -> str:
-    """An exact number as the spec would write it: 3, 10.5, 1/3."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    d = value.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d == 1:
-        digits = 0
-        v = value
-        while v.denominator != 1:
-            v *= 10
-            digits += 1
-        sign = "-" if v < 0 else ""
-        s = str(abs(v.numerator)).rjust(digits + 1, "0")
-        return f"{sign}{s[:-digits]}.{s[-digits:]}"
-    return f"{value.numerator}/{value.denominator}"
 
 
 class ExprPrinter(NodeVisitor):

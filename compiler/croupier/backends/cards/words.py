@@ -24,9 +24,9 @@ from functools import cached_property
 from babel import Locale
 
 from croupier.backends.cards import i18n
+from croupier.runtime.numbers import number_text
 from croupier.semantics import expr as ir
 from croupier.semantics.model import Game
-from croupier.syntax.printer import number_text
 from croupier.syntax.visitor import NodeVisitor
 
 

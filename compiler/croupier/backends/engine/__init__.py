@@ -1,1 +1,1 @@
-"""Back end: the standalone Python engine (emitter, runtime parts, loader)."""
+"""Back end: the Python engine on the runtime library (emitter, the runtime as one file, loader)."""

@@ -1,141 +1,117 @@
-"""Engine back end, a generated module's public face: its docstring, imports and `__all__`.
+"""Engine back end, a generated module's public face: its docstring, its import of the runtime, `__all__`.
 
-`assemble` puts a generated module (an engine, or its analysis companion) together
-from its pieces. The public calls are read from the pieces themselves (every
-module-level function and class whose name does not start with `_`), so `__all__`
-and the list of calls in the docstring can never drift from the code: each call is
-listed with its signature and the first line of its docstring, under the piece it
-comes from. The imports are the standard-library names the code uses, no more.
-`checked_module` proves the result compiles and reads no name it does not define.
+`assemble` puts a generated module (an engine, or its analysis companion) together: the
+`# @generated` line, a docstring of the intro and of the module's own functions (each with its
+signature and the first line of its docstring, read from the generated code with `ast`), the
+standard-library imports, the import of `croupier_runtime` from beside the module (refusing a
+runtime of another version), `__all__`, then the code. `checked_module` proves the result
+compiles and reads no name it does not bind.
 """
 
 from __future__ import annotations
 
+import ast
 import builtins
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from croupier.backends.engine.code_reading import Call, names_read, public_calls, symbols
 from croupier.backends.engine.loader import compile_engine
+from croupier.backends.engine.runtime_bundle import VERSION, bundle_digest
 from croupier.backends.pywriter import literal, safe_text
 from croupier.diagnostics import SpecError, error
 from croupier.semantics.model import Game
 
-# (name the code uses, the import that binds it), in the order they are written
-IMPORTS = (
-    ("itertools", "import itertools"),
-    ("json", "import json"),
-    ("math", "import math"),
-    ("operator", "import operator"),
-    ("random", "import random"),
-    ("sys", "import sys"),
-    ("weakref", "import weakref"),
-    ("Decimal", "from decimal import Decimal"),
-    ("Fraction", "from fractions import Fraction"),
-)
 WIDTH = 118  # the docstring's lines
-SIGNATURE = 30  # the width of the signature column
+IMPORTS = ("import importlib.util", "import os", "import sys", "from fractions import Fraction")
+# The import of croupier_runtime: the one this process imported already (croupier's own, when croupier runs this
+# module), else the file beside this one, registered once; another version or digest is refused.
+RUNTIME_IMPORT = '''RUNTIME = ({version}, {digest})  # the croupier_runtime this module was generated with: VERSION, DIGEST
+
+
+def _import_runtime():
+    """Let `import croupier_runtime` give RUNTIME's: the one imported already, else croupier_runtime.py beside this file."""
+    found = sys.modules.get("croupier_runtime")
+    if (getattr(found, "VERSION", None), getattr(found, "DIGEST", None)) == RUNTIME:
+        return
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "croupier_runtime.py")
+    spec = importlib.util.spec_from_file_location("croupier_runtime", path)
+    found = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(found)  # a missing file: FileNotFoundError, naming it
+    got = (getattr(found, "VERSION", None), getattr(found, "DIGEST", None))
+    if got != RUNTIME:
+        raise ImportError(f"{{__name__}} needs croupier_runtime {{RUNTIME}}, but {{path}} is {{got}}: copy the engines' folder whole")
+    sys.modules["croupier_runtime"] = found
+
+
+_import_runtime()'''
 
 
 @dataclass(frozen=True)
-class Piece:
-    """A stretch of a generated module's code; its public calls are listed under `heading` (None: not listed)."""
+class Call:
+    """One public function or class of a generated module: its name, signature and one-line summary."""
 
-    text: str
-    heading: str | None = None
+    name: str
+    signature: str
+    summary: str
 
 
-def call_lines(calls: list[Call]) -> list[str]:
-    """Each call's signature, then its description (made inert), wrapped under the description column."""
+def public_calls(code: str) -> list[Call]:
+    """The module-level functions and classes of generated code whose names do not start with `_`."""
     out = []
-    pad = " " * (SIGNATURE + 4)
-    for c in calls:
-        sig = "  " + safe_text(c.signature)
-        summary = safe_text(c.summary)
-        if len(sig) > SIGNATURE + 2:
-            out.append(sig)
-            first = pad
-        else:
-            first = f"{sig:<{SIGNATURE + 4}}"
-        if _fits(summary, WIDTH - len(first)):
-            out.append(first + summary)  # what `textwrap.wrap` gives a text that fits on the first line
-        else:
-            out.extend(textwrap.wrap(summary, WIDTH, initial_indent=first, subsequent_indent=pad) or [sig])
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            signature = f"{node.name}({ast.unparse(node.args)})" if isinstance(node, ast.FunctionDef) else node.name
+            doc = (ast.get_docstring(node) or "").strip().split("\n")[0]
+            out.append(Call(node.name, signature, doc))
     return out
-
-
-_TEXTWRAP_WHITESPACE = frozenset("\t\n\x0b\x0c\r")  # what `textwrap` turns into spaces
-
-
-def _fits(text: str, width: int) -> bool:
-    """Whether `textwrap.wrap` would give `text` back whole on one line of `width` characters: it fits,
-    has something to show, no blank at either end (dropped) and no whitespace textwrap would replace."""
-    return (0 < len(text) <= width and not text[0].isspace() and not text[-1].isspace()
-            and not _TEXTWRAP_WHITESPACE.intersection(text))
 
 
 def wrapped(lines: list[str]) -> list[str]:
     """Prose lines wrapped to the docstring's width (each made inert by `safe_text`)."""
     out = []
     for line in lines:
-        text = safe_text(line)
-        out.extend(([text] if _fits(text, WIDTH) else textwrap.wrap(text, WIDTH, break_on_hyphens=False))
-                   if line else [""])
+        out.extend(textwrap.wrap(safe_text(line), WIDTH, break_on_hyphens=False) if line else [""])
     return out
 
 
-def assemble(first_line: str, intro: list[str], pieces: list[Piece], trailer: str = "") -> str:
-    """A generated module: the `# @generated` line, a docstring of `intro` and the public calls by
-    piece, the imports the code needs, `__all__`, the pieces, then `trailer`."""
-    body = "\n\n".join(p.text.rstrip("\n") + "\n" for p in pieces)
-    if trailer:
-        body += "\n\n" + trailer
-    seen: dict[str, tuple[str, Call]] = {}
-    for p in pieces:
-        if p.heading is not None:
-            for call in public_calls(p.text):
-                seen.pop(call.name, None)  # a later definition replaces an earlier one
-                seen[call.name] = (p.heading, call)
-    doc = ['"""' + safe_text(intro[0]), *wrapped(intro[1:]), "", "Public calls (`__all__`), by part:"]
-    heading = None
-    for head, call in seen.values():
-        if head != heading:
-            doc += ["", safe_text(head) + ":"]
-            heading = head
-        doc += call_lines([call])
-    doc.append('"""')
-    used = set(names_read(trailer)) if trailer else set()  # the names of the body, piece by piece
-    for p in pieces:
-        used |= names_read(p.text)
-    imports = [stmt for name, stmt in IMPORTS if name in used or (name == "math" and "floor" in used)]
-    if "floor" in used:
-        imports += ["", "floor = math.floor"]
-    names = [literal(n) for n in seen]
+def assemble(first_line: str, intro: list[str], code: str, api: str = "", trailer: str = "") -> str:
+    """A generated module: the `# @generated` line, a docstring of `intro` and of the module's own public
+    functions, the imports, the import of the runtime, then `code`: its first paragraph (what it imports of
+    the runtime), `__all__` (the API of the runtime's class `api`, then the module's own functions), the rest,
+    then `trailer`."""
+    calls = public_calls(code)
+    own = ", ".join(c.signature for c in calls)
+    doc = ['"""' + safe_text(intro[0]), *wrapped([*intro[1:], "", f"Its own functions: {own}."]), '"""']
+    names = [literal(n) for n in (c.name for c in calls)]
     # a long name stays whole on its line: a literal broken in two would not compile
     all_lines = textwrap.wrap(", ".join(names), WIDTH - 4, break_on_hyphens=False, break_long_words=False)
-    head = [f"# {safe_text(first_line)}", *doc, "", *imports, "", "__all__ = [", *("    " + x for x in all_lines), "]"]
-    source = "\n".join(head) + "\n\n\n" + body
-    if len(_ASSEMBLED) > 64:
-        _ASSEMBLED.clear()
-    _ASSEMBLED[source] = ("\n".join(head), *(p.text for p in pieces), trailer)
-    return source
-
-
-# an assembled module's source -> its parts (the head, each piece, the trailer), each of which parses alone:
-# `undefined_names` reads them one by one, so the runtime's pieces, alike in every module, are parsed once
-_ASSEMBLED: dict[str, tuple[str, ...]] = {}
+    runtime = RUNTIME_IMPORT.format(version=literal(VERSION), digest=literal(bundle_digest()))
+    head = [f"# {safe_text(first_line)}", *doc, "", *IMPORTS, "", runtime]
+    listed = ["__all__ = [" + (f"*{api}.API, " if api else ""), *("    " + x for x in all_lines), "]"]
+    start, rest = code.split("\n\n\n", 1)  # the import of the runtime, then the rest
+    return "\n".join(head) + "\n" + start + "\n\n" + "\n".join(listed) + "\n\n\n" + rest.rstrip("\n") + "\n" + (
+        f"\n\n{trailer}" if trailer else "")
 
 
 def undefined_names(source: str) -> set[str]:
     """Names the code reads that nothing in it binds, nor Python's builtins (loosely: a name bound
-    anywhere counts as bound everywhere). An engine missing a runtime part it calls shows here."""
-    bound = set(dir(builtins))
+    anywhere counts as bound everywhere). An engine calling a runtime name it never imports shows here."""
+    bound = set(dir(builtins)) | {"__file__", "__name__"}
     read: set[str] = set()
-    for part in _ASSEMBLED.get(source, (source,)):
-        part_read, part_bound, _ = symbols(part)
-        read |= part_read
-        bound |= part_bound
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Lambda):
+            if not isinstance(node, ast.Lambda):
+                bound.add(node.name)
+            if not isinstance(node, ast.ClassDef):
+                a = node.args
+                bound.update(x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
     return read - bound
 
 

@@ -4,8 +4,8 @@
 clause whose condition holds decides (a win pays, a push returns the stake, a
 loss keeps all or part of it); a payout table's clause decides only when one of
 its rows applies (`pays_<name>_<i>(r, stake)`, None otherwise); a bet no clause
-decides loses. `pushed_<name>(r)` says, in the same order, whether a push
-decides (for the valid-bet rules, `table_rules`).
+decides loses. `BET_CLAUSES` lists every clause's test in the same order (the
+runtime reads from it whether a push decided a bet, for the valid-bet rules).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from croupier.backends.pywriter import PyWriter, literal
+from croupier.backends.pywriter import PyWriter, literal, safe_text
 from croupier.semantics.expr import Expr
 from croupier.semantics.model import Bet, BetRule, Game, Payout, PayoutRow
 
@@ -45,11 +45,10 @@ def table_function(w: PyWriter, bet: Bet, i: int, rule: BetRule, py: Callable[[E
         w.docstring(f"{bet.name}: {rule.describe()} (None when no row applies).")
         keyed = False
         for row in rule.table.rows:
-            w.comment(f"| {row.label()} | {row.payout.text} |")
             if row.condition is None and not keyed:
                 w.line(f"key = {py(rule.table.key)}")
                 keyed = True
-            with w.block(f"if {row_test(row, 'key', py)}:"):
+            with w.block(f"if {row_test(row, 'key', py)}:  # " + safe_text(f"| {row.label()} | {row.payout.text} |")):
                 w.line(f"return {payout_code(row.payout, number)}")
         w.line("return None")
     w.blank(2)
@@ -80,9 +79,7 @@ def bet_functions(game: Game, w: PyWriter, py: Callable[[Expr], str], number: Ca
         w.blank(2)
     w.line("BETS = {" + ", ".join(f"{literal(b)}: bet_{b}" for b in game.bets) + "}")
     w.blank(2)
-    w.comment("Each bet clause's (bet, kind, index among the bet's clauses of that kind, test of a finished")
-    w.comment("round), in the order written; kind is 'win', 'push' or 'loses', and a payout table's clause holds")
-    w.comment("when one of its rows applies: for tools that survey which clause can decide.")
+    w.comment("(bet, kind: win, push or loses, index among the bet's clauses of that kind, whether it decides r)")
     w.line("BET_CLAUSES = (")
     for b in game.bets.values():
         counts: dict[str, int] = {}
@@ -100,17 +97,3 @@ def clause_test(bet: Bet, i: int, rule: BetRule, py: Callable[[Expr], str]) -> s
     for a payout table, one of its rows applies."""
     test = py(rule.when)
     return f"{test} and pays_{bet.name}_{i}(r, 1) is not None" if rule.table is not None else test
-
-
-def pushed_functions(game: Game, w: PyWriter, py: Callable[[Expr], str]) -> list[str]:
-    """`pushed_<bet>(r)` for each bet with a push clause: whether a push decides the bet. Returns their bets."""
-    pushing = [b for b in game.bets.values() if any(c.kind == "push" for c in b.clauses)]
-    for b in pushing:
-        with w.block(f"def pushed_{b.name}(r):"):
-            w.docstring(f"Whether a stake on {b.name} comes back by its push rule.")
-            for i, rule in enumerate(b.clauses, 1):
-                with w.block(f"if {clause_test(b, i, rule, py)}:"):
-                    w.line(f"return {rule.kind == 'push'}")
-            w.line("return False")
-        w.blank(2)
-    return [b.name for b in pushing]

@@ -1,13 +1,14 @@
-"""Engine back end: write a standalone Python engine (standard library only) for a game.
+"""Engine back end: write a Python engine (standard library only) for a game, on the runtime library.
 
-The engine is the spec's data as readable Python (names from the spec), then the
-runtime modules of `runtime/` (beside this module) that the game's kind needs, each
-holding only the parts the game uses (`parts`), then the spec's rules as Python.
-Its docstring lists every public call, which `__all__` declares (`api`); the exact
-enumerator is not in the engine but in its analysis companion (`analysis_emitter`).
-Spec text and the spec's path only ever enter the engine as `literal` string
-constants or through `safe_text` in comments and docstrings; the result is checked
-with `compile()`, and for names it reads but never defines, before it is returned.
+The engine is the spec's data as readable Python (names from the spec), the game object built
+from it (`DealtRound` or `SeatGame` of `croupier_runtime`, the runtime package written once as
+one file beside the engines), then the spec's rules as Python functions, each with the spec's
+text and citation beside it, which the game object is then given. The engine's public API is its
+own functions and, forwarded to the game object, the runtime's (`__all__` lists both; its
+docstring, its own); the exact enumerator is not in the engine but in its analysis companion
+(`analysis_emitter`). Spec text and the spec's path only ever enter the engine as `literal`
+string constants or through `safe_text` in comments and docstrings; the result is checked with
+`compile()`, and for names it reads but never binds, before it is returned.
 """
 
 from __future__ import annotations
@@ -15,39 +16,48 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.backends.engine.analysis_emitter import companion_name
-from croupier.backends.engine.api import Piece, assemble, checked_module
+from croupier.backends.engine.api import assemble, checked_module
 from croupier.backends.engine.bet_rules import bet_functions
 from croupier.backends.engine.fast_round import fast_functions
-from croupier.backends.engine.parts import copy_module, features, parts_summary
 from croupier.backends.engine.python_expr import py_number, shared_totals, to_python
 from croupier.backends.engine.table_rules import table_data, table_functions
 from croupier.backends.pywriter import PyWriter, literal
+from croupier.runtime.dealt_round import DealtRound
+from croupier.runtime.numbers import number_text
+from croupier.runtime.seat_table import SeatGame
 from croupier.semantics.expr import Expr, expr_text
 from croupier.semantics.model import Game, card_code, seats_that_bring
 
-# Runtime modules copied into an engine, in this order, by the kind of game.
-COMMON_MODULES = ["common", "arith"]
-DEALT_ROUND_MODULES = ["dealt_round", "dealt_parts", "hand_reads", "draw_grids", "round_cards", "shoe", "table_ops",
-                       "table_parts"]
-SEAT_GAME_MODULES = ["seat_hands", "seat_hand_parts", "seat_table", "seat_table_parts"]
-FINAL_MODULES = ["jsonl"]
+DEALT_ROUND_IMPORT = ("from croupier_runtime import (  # noqa: E402 - the runtime beside this file, imported above\n"
+                      "    DealtRound, EngineError, MissingCell, ShoeRanOut, card_at, draw_decision, exact_div, exact_mod, "
+                      "first_card,\n    floor, grid_table, last_card, loses, pays_to, third,\n)")
+SEAT_GAME_IMPORT = ("from croupier_runtime import EngineError, SeatGame, exact_div, exact_mod, floor, loses, pays_to  "
+                    "# noqa: E402")
+# what the rules of a dealt round read of its game object
+DEALT_ROUND_READS = (
+    "Round, CARD_VALUE, RANK_OF, SUIT_OF = game.Round, game.CARD_VALUE, game.RANK_OF, game.SUIT_OF",
+    "total, best_total, is_soft, card_value = game.total, game.best_total, game.is_soft, game.card_value",
+    "card_rank, card_suit, same_rank, same_suit = game.card_rank, game.card_suit, game.same_rank, game.same_suit",
+    "count_class, count_suit, count_rank = game.count_class, game.count_suit, game.count_rank",
+)
+FORWARD = '''def __getattr__(name):
+    """The rest of the engine's API (see `__all__`): the runtime's {kind}, for this game."""
+    if not name.startswith("_") and hasattr(game, name):
+        return getattr(game, name)
+    raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")'''
 RULES = "the rules of the spec"
-MAIN = 'if __name__ == "__main__":\n    run_jsonl(sys.stdin, sys.stdout.write)\n'
-GENERAL = ("Standard library only. Bad input raises EngineError (InvalidCards, InvalidBet, InvalidTable) with a "
-           "message; amounts and points are exact (int or Fraction). Run as a script, it answers `play --jsonl` "
-           "requests: a JSON line in, a JSON line out.")
+MAIN = 'if __name__ == "__main__":\n    game.run_jsonl(sys.stdin, sys.stdout.write)\n'
+GENERAL = ("Standard library only, on croupier_runtime.py beside it (which it imports, refusing another version). "
+           "Bad input raises EngineError (InvalidCards, InvalidBet, InvalidTable) with a message; amounts and points "
+           "are exact. Run as a script, it answers `play --jsonl` requests: a JSON line in, a JSON line out.")
 DEALT_ROUND_START = ("Start with: play(cards) adjudicates a round from cards in dealing order and settle(round, bets) "
-                     "says what each bet returns; Table(seed) deals a seeded shoe round by round for bettors; "
-                     "adjudicate(request), answer(line) and run_jsonl(lines, write) answer `play --jsonl` requests.")
+                     "says what each bet returns; Table(seed) deals a seeded shoe round by round; adjudicate(request), "
+                     "answer(line) and run_jsonl(lines, write) answer `play --jsonl` requests. Its API (`__all__`) is "
+                     "croupier_runtime.DealtRound's, for this game (`game`), and its own functions.")
 SEAT_GAME_START = ("Start with: evaluate(cards) gives a hand's type and points{wild}; "
                    "settle_table(request) settles a table (hands, stakes, coins); adjudicate(request), answer(line) "
-                   "and run_jsonl(lines, write) answer `play --jsonl` requests.")
-
-
-def holds_code(c) -> bool:
-    """Whether a copied runtime module holds code besides its markers (one made only of parts, none of
-    them copied, is left out whole)."""
-    return any(line.strip() and not line.lstrip().startswith("#") for line in c.text.splitlines())
+                   "and run_jsonl(lines, write) answer `play --jsonl` requests. Its API (`__all__`) is "
+                   "croupier_runtime.SeatGame's, for this game (`game`), and its own functions.")
 
 
 def rule_text(text: str, cite: str | None) -> str:
@@ -77,19 +87,26 @@ class EngineEmitter:
         return checked_module(self.assemble, g, "engine")  # a failure here is a compiler bug, never spec text
 
     def assemble(self) -> str:
-        """The engine: data, the runtime modules with the parts the game uses, the rules; documented."""
+        """The engine: the import of the runtime, the data and the game object, the rules; documented."""
         g = self.game
-        rules = Piece(f"# ---- {RULES} " + "-" * 50 + "\n\n" + self.funcs.text(), RULES)
-        have = features(g, rules.text)  # the names its rules read: read once, for this and `assemble`
-        modules = COMMON_MODULES + (DEALT_ROUND_MODULES if g.is_dealt_round else []) + (
-            SEAT_GAME_MODULES if g.is_seat_game else []) + FINAL_MODULES
-        copied = [c for c in (copy_module(name, have) for name in modules) if c.included or holds_code(c)]
-        pieces = [Piece(self.data()), *(Piece(c.text, c.module) for c in copied), rules]
-        return assemble(f"@generated by croupier from {self.spec_path}; do not edit.",
-                        self.intro(copied), pieces, MAIN)
+        kind = DealtRound if g.is_dealt_round else SeatGame
+        code = (DEALT_ROUND_IMPORT if g.is_dealt_round else SEAT_GAME_IMPORT) + "\n\n\n" + "\n\n".join([
+            self.data().rstrip("\n"),
+            f"# ---- {RULES} " + "-" * 50 + "\n\n" + self.funcs.text().rstrip("\n"),
+            self.give_rules(),
+            FORWARD.format(kind=kind.__name__),
+        ])
+        return assemble(f"@generated by croupier from {self.spec_path}; do not edit.", self.intro(), code,
+                        kind.__name__, MAIN)
 
-    def intro(self, copied) -> list[str]:
-        """The docstring's opening: what the engine is, where to start, the analysis, the parts it holds."""
+    def give_rules(self) -> str:
+        """The line that gives the game object the functions generated from the rules."""
+        if self.game.is_dealt_round:
+            return "game.rules(stand_all, DRAWERS, outcome_of, EVENTS, BETS, BET_CLAUSES, deal_at, no_valid_bets)"
+        return "game.rules(TYPE_TESTS, FORMULAS, verdict, payment)"
+
+    def intro(self) -> list[str]:
+        """The docstring's opening: what the engine is, where to start, the analysis."""
         g = self.game
         title = g.labels.get("en", g.name)
         companion = companion_name(g)
@@ -103,7 +120,7 @@ class EngineEmitter:
         start = DEALT_ROUND_START if g.is_dealt_round else SEAT_GAME_START.format(
             wild=" (and what each wild card stands for)" if g.wild else "")
         return [f"{title}: rules engine generated from {self.spec_path} by croupier. Do not edit.", "",
-                GENERAL, "", start, "", analysis, "", *parts_summary(copied)]
+                GENERAL, "", f"{start} {analysis}"]
 
     # ---- data ------------------------------------------------------------------------
     def data(self) -> str:
@@ -124,7 +141,8 @@ class EngineEmitter:
         w.comment(rule_text("card values", g.value_cite))
         w.assign("VALUE", dict(g.values))
         if g.is_dealt_round:
-            w.assign("CARD_VALUES", dict(g.card_values))  # single cards valued apart from their rank
+            if g.card_values:
+                w.assign("CARD_VALUES", dict(g.card_values))  # single cards valued apart from their rank
             if g.classes:
                 w.comment("card classes of the spec, by the cards of the shoe each holds")
                 w.assign("CARD_CLASSES", {c.name: tuple(code for code in g.shoe.codes() if code in c.cards
@@ -158,7 +176,47 @@ class EngineEmitter:
             w.assign("ROOMS", rooms)
             w.assign("SHOE_PROCEDURE", self.procedure())
             table_data(g, w)
-        return w.text() + (self.more_data.text() if self.more_data.lines else "")
+        text = w.text() + (self.more_data.text() if self.more_data.lines else "")
+        return text.rstrip("\n") + "\n\n" + self.game_object()
+
+    def game_object(self) -> str:
+        """`game`, the runtime's game object built from the data above (and what the rules read of it)."""
+        g = self.game
+        w = PyWriter()
+        if g.is_dealt_round:
+            args = ["GAME", "DECKS", "DECK", "JOKERS", "VALUE", "HANDS", "DEAL_ORDER", "modulus=MODULUS"]
+            if g.card_values:
+                args.append("card_values=CARD_VALUES")
+            if g.soft is not None:
+                args.append("soft=(SOFT_RANKS, SOFT_EXTRA, SOFT_LIMIT)")
+            if g.classes:
+                args.append("card_classes=CARD_CLASSES")
+            if g.repeats:
+                args.append("repeats=REPEATS")
+            args += ["deal_rule=DEAL_RULE", "stand_rule=STAND_RULE", "outcome_rules=OUTCOME_RULES", "rooms=ROOMS",
+                     "shoe_procedure=SHOE_PROCEDURE", "squeeze=(SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER)",
+                     "valid_pushed_none=VALID_PUSHED_NONE", "void_returns_stakes=VOID_RETURNS_STAKES"]
+            kind = "DealtRound"
+        else:
+            args = ["GAME", "DECKS", "DECK", "JOKERS", "VALUE", "SEATS", "HAND_SIZE", "CLASSES", "TYPES",
+                    "MULTIPLIER", "TIEBREAK", "SCHEME", "card_order=CARD_ORDER", "suit_order=SUIT_ORDER",
+                    "wild=(WILD_RANKS, WILD_CARDS, WILD_CHOICES, WILD_BEST_BY)", "type_labels=TYPE_LABELS",
+                    "stakes_from=STAKES_FROM", "coins_from=COINS_FROM"]
+            kind = "SeatGame"
+        w.comment(f"The runtime's {kind} of this data, given its rules at the end; and what the rules read of it")
+        w.line(f"game = {kind}(")
+        line = "   "
+        for a in args:
+            if len(line) + len(a) + 2 > 118:
+                w.line(line.rstrip())
+                line = "   "
+            line += f" {a},"
+        w.line(line)
+        w.line(")")
+        if g.is_dealt_round:
+            for read in DEALT_ROUND_READS:
+                w.line(read)
+        return w.text()
 
     def deck(self, w: PyWriter) -> None:
         """`DECK`: one deck, card by card (jokers last); a deck of every rank in every suit as that formula."""
@@ -197,6 +255,13 @@ class EngineEmitter:
                 continue
             for t in tables:
                 w.comment(rule_text(t.describe(), t.cite) + ": True = draw, False = stand")
+                if not t.cols:
+                    row = " ".join("D" if t.cells.get((r, None)) else ("S" if (r, None) in t.cells else "?")
+                                   for r in t.rows)
+                    w.line(f"{t.ident} = grid_table(None, {{{literal(t.rows)}: {literal(row)}}})")
+                    w.line(f"{t.ident}_RULE = {literal(rule_text(t.describe(), t.cite))}")
+                    w.blank()
+                    continue
                 w.line(f"{t.ident} = grid_table(")
                 w.line(f"    {literal(t.cols) if t.cols else None},")
                 w.line("    {")
@@ -218,13 +283,7 @@ class EngineEmitter:
                     key = self.py(t.row_key)
                     if t.col_key is not None:
                         key = f"({key}, {self.py(t.col_key)})"
-                    body = [
-                        f"key = {key}",
-                        f"draws = {t.ident}.get(key)",
-                        "if draws is None:",
-                        f"    raise MissingCell({t.ident}_RULE, key)",
-                        f"return {t.ident}_RULE, key, draws",
-                    ]
+                    body = [f"return draw_decision({t.ident}, {t.ident}_RULE, {key})"]
                     if t.when is not None:
                         with w.block(f"if {self.py(t.when)}:"):
                             for b in body:
@@ -244,8 +303,6 @@ class EngineEmitter:
             w.line('"""The outcome of a finished round."""')
             tr = shared_totals(self.constants, [o.when for o in g.outcomes.values()])
             prelude = tr.prelude(list(g.hands))
-            if prelude:
-                w.comment("each hand's total read by more than one outcome, computed once")
             for line in prelude:
                 w.line(line)
             for o in g.outcomes.values():
@@ -273,8 +330,7 @@ class EngineEmitter:
         """`DECISION_TABLES`: each draw table's hand, grid, rule, condition and key, in the spec's order,
         for a tool that traces the decisions of `play(cards, observe=...)`."""
         w = self.funcs
-        w.comment("Each draw table's (hand, grid, rule, applies, key), in the spec's order (applies None: always),")
-        w.comment("for tools that trace a round's decisions with play(cards, observe=...).")
+        w.comment("(hand, grid, rule, applies: None for always, key) of each draw table, for play(cards, observe=…)")
         w.line("DECISION_TABLES = (")
         for t in self.game.draws:
             applies = f"lambda r: {self.py(t.when)}" if t.when is not None else "None"
@@ -293,9 +349,7 @@ class EngineEmitter:
         w = self.funcs
         for name, expr, cite, sep in items:
             with w.block(f"def {prefix}_{name}({arg}):"):
-                w.docstring(f"{name}{sep} {expr_text(expr)}")
-                if cite:
-                    w.comment(f"[{cite}]")
+                w.docstring(rule_text(f"{name}{sep} {expr_text(expr)}", cite))
                 w.line(f"return {self.py(expr)}")
             w.blank(2)
         w.line(f"{registry} = (" + "".join(f"({literal(n)}, {prefix}_{n}), " for n, *_ in items) + ")")
@@ -367,8 +421,6 @@ class EngineEmitter:
 
 
 def expr_number(value: Fraction) -> str:
-    from croupier.syntax.printer import number_text
-
     return number_text(value)
 
 

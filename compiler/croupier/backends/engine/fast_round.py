@@ -57,23 +57,20 @@ class FastRound:
         w.line(f"SETTLE_KEY_BETS = {literal(tuple(self.game.bets))}")
         w.blank(2)
         with w.block("def deal_at(cards, start, settle_key=False):"):
-            w.line('"""The round dealt from `cards[start]` on (canonical codes): the shoe\'s `play`, every rule inlined.')
-            w.blank()
-            w.line("With `settle_key`, (cards used, (outcome, decision of each bet of SETTLE_KEY_BETS)) instead")
-            w.line("of the round: a decision numbers the clause (or payout-table row) that decides the bet, in")
-            w.line("the order written, 0 when none does; with `settle_key=\"round\"`, (round, that key).")
-            w.line("Cards running out mid-round raise ShoeRanOut.")
+            w.line('"""The round dealt from `cards[start]` on (canonical codes): the shoe\'s `play`, every rule inlined;')
+            w.line("with `settle_key`, (cards used, (outcome, the number of the clause or row deciding each bet of")
+            w.line("SETTLE_KEY_BETS, 0 for none)), with settle_key=\"round\" (round, that key). Cards running out: ShoeRanOut.")
             w.line('"""')
             self.body()
-            with w.block("if not settle_key:"):
+            with w.block("if settle_key is not True:  # the round itself, alone or with its settle key"):
                 self.build_round()
-                w.line("return r")
+                with w.block("if not settle_key:"):
+                    w.line("return r")
             names = []
             for bet in self.game.bets.values():
                 names.append(self.decision(bet))
             w.line(f"key = (outcome, {''.join(n + ', ' for n in names)})")
             with w.block('if settle_key == "round":'):
-                self.build_round()
                 w.line("return r, key")
             w.line("return pos - start, key")
         w.blank(2)
@@ -106,7 +103,6 @@ class FastRound:
                 if hand in self.kept:
                     w.line(f"t_{hand}, s_{hand} = best_total(h_{hand})  # its total, cards at their other value")
             self.tr.hoisted.clear()
-            w.line("outcome = None")
             mark, indent = len(w.lines), "    " * w.level
             if g.stand_when is not None:
                 w.comment(rule_text("stand all when " + expr_text(g.stand_when), g.stand_cite))

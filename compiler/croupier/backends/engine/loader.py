@@ -1,13 +1,26 @@
-"""Compile generated engine source once, and load it as a module (for `play`, checks and tests)."""
+"""Compile generated engine source once, and load it as a module (for `play`, checks and tests).
+
+A generated module runs here on the compiler's own runtime package (`runtime_bundle.runtime_module`,
+registered as `croupier_runtime` before the module runs), and its code is compiled with the path of the
+file the build writes it to (`engine_path`) as its file name: a traceback names the engine's own lines
+(the text is the file's, line for line) or the runtime package's files.
+"""
 
 from __future__ import annotations
 
 import sys
 import types
 
-from croupier.backends.engine.runtime_files import RuntimeCode, whole_copies
+from croupier.backends.engine.runtime_bundle import runtime_module
 
-_CODE: dict[str, tuple[types.CodeType | RuntimeCode, ...]] = {}
+ENGINES = "generated/engines"  # where a project's build writes its engines, from the project's folder
+_CODE: dict[tuple[str, str], types.CodeType] = {}
+
+
+def engine_path(stem: str) -> str:
+    """The path of a generated module's file (an engine's, or its companion's `<game>_analysis`) as the build
+    writes it."""
+    return f"{ENGINES}/{stem}.py"
 
 
 def source_digest(source: str) -> str:
@@ -33,73 +46,42 @@ def engine_identity(source: str) -> str:
     return source_digest("\n".join(lines))
 
 
-def compile_engine(source: str, name: str) -> tuple[types.CodeType | RuntimeCode, ...]:
-    """The code of an engine's source, compiled once per process per source text: the code objects of its
-    parts, run one after another into the module (`module_from_code`).
-
-    A piece that is a whole copy of a runtime module without parts runs from the module's own bytecode
-    (`runtime_files.RuntimeCode`) instead of being compiled again; the text between such pieces is compiled
-    after as many blank lines as precede it, so that every line keeps its number (a call of an attribute of a
-    module imported in another part compiles to LOAD_METHOD rather than LOAD_ATTR: the same call). When any
-    of that text does not compile alone, or would set the module's docstring, the whole source is compiled as
-    one (and its own error, if any, is raised). The emitter calls this to prove the source compiles before it is written; the
-    loader then reuses the same code.
-    """
-    code = _CODE.get(source)
+def compile_engine(source: str, name: str, path: str | None = None) -> types.CodeType:
+    """The code of an engine's source, compiled once per process per source text and file name (`path`, by
+    default `engine_path(name)`). The emitter calls this to prove the source compiles before it is written;
+    the loader then reuses the same code."""
+    filename = path or engine_path(name)
+    code = _CODE.get((source, filename))
     if code is None:
         if len(_CODE) > 64:
             _CODE.clear()
-        code = _CODE[source] = _compiled(source, f"<engine {name}>")
+        # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
+        code = _CODE[(source, filename)] = compile(source, filename, "exec", dont_inherit=True)
     return code
 
 
-def _compiled(source: str, filename: str) -> tuple[types.CodeType | RuntimeCode, ...]:
-    # dont_inherit: compiled as the file imports, not with this module's `from __future__` features
-    # (a `from __future__` feature of the text would not reach the parts compiled after the first)
-    pieces = whole_copies(source) if "# ---- runtime: " in source and "from __future__" not in source else []
-    if not pieces:
-        return (compile(source, filename, "exec", dont_inherit=True),)
-    parts: list = []
-    start = 0
-    try:
-        for begin, end, module in [*pieces, (len(source), len(source), None)]:
-            if source[start:begin].strip():
-                code = compile("\n" * source.count("\n", 0, start) + source[start:begin], filename, "exec",
-                               dont_inherit=True)
-                if parts and "__doc__" in code.co_names:
-                    raise ValueError("a part that begins with a string would set the module's docstring")
-                parts.append(code)
-            if module is not None:
-                parts.append(RuntimeCode(module, source[begin:end], source.count("\n", 0, begin), filename))
-            start = end
-    except (SyntaxError, ValueError):
-        return (compile(source, filename, "exec", dont_inherit=True),)  # whole, with its own error if any
-    return tuple(parts)
-
-
-def module_from_code(code: tuple[types.CodeType | RuntimeCode, ...], name: str, digest: str) -> types.ModuleType:
-    """Run an engine's code (`compile_engine`) in a fresh module named `croupier_engine_<name>`."""
+def module_from_code(code: types.CodeType, name: str, digest: str) -> types.ModuleType:
+    """Run an engine's code (`compile_engine`) in a fresh module named `croupier_engine_<name>`, on the
+    compiler's own runtime."""
+    runtime_module()  # what `import croupier_runtime` gives the code
     module = types.ModuleType(f"croupier_engine_{name}")
-    module.__file__ = f"<engine {name}>"
+    module.__file__ = code.co_filename
     module.SOURCE_DIGEST = digest  # the key of its cached results (`engine_identity`)
     sys.modules[module.__name__] = module
-    for part in code:
-        if type(part) is RuntimeCode:
-            part.run(module.__dict__)
-        else:
-            exec(part, module.__dict__)  # noqa: S102 - our own generated code
+    exec(code, module.__dict__)  # noqa: S102 - our own generated code
     return module
 
 
-def load_engine(source: str, name: str) -> types.ModuleType:
-    """Execute engine source in a fresh module named `croupier_engine_<name>`."""
-    return module_from_code(compile_engine(source, name), name, engine_identity(source))
+def load_engine(source: str, name: str, path: str | None = None) -> types.ModuleType:
+    """Execute engine source in a fresh module named `croupier_engine_<name>`; its file is `path` (by default
+    `engine_path(name)`)."""
+    return module_from_code(compile_engine(source, name, path), name, engine_identity(source))
 
 
 _SHARED: dict[str, types.ModuleType] = {}  # engine identity -> the module loaded for it (`shared_engine`)
 
 
-def shared_engine(source: str, name: str) -> types.ModuleType:
+def shared_engine(source: str, name: str, path: str | None = None) -> types.ModuleType:
     """The module of an engine's (or an analysis companion's) source, loaded once per process per engine
     identity, for callers that only call into it: the checks' oracle and the rule card's mathematics share
     it, so that the rounds a companion judged for one deck count serve every other (see its `analyse`)."""
@@ -108,7 +90,7 @@ def shared_engine(source: str, name: str) -> types.ModuleType:
     if module is None:
         if len(_SHARED) > 64:
             _SHARED.clear()
-        module = _SHARED[identity] = module_from_code(compile_engine(source, name), name, identity)
+        module = _SHARED[identity] = module_from_code(compile_engine(source, name, path), name, identity)
     return module
 
 

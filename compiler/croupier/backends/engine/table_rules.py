@@ -1,14 +1,12 @@
 """Engine back end, table operations: the spec's squeeze, valid-bet and void rules.
 
-Writes the data the `table_ops` runtime part reads (SQUEEZE_*, VALID_PUSHED_NONE,
-VOID_RETURNS_STAKES) and the functions generated from the spec's rules:
-`no_valid_bets(r, bets)` from `valid bets none when …` and one `pushed_<bet>(r)`
-per bet with a push rule (whether that bet's stake came back by its push).
+Writes the data the runtime's table reads (SQUEEZE_*, VALID_PUSHED_NONE,
+VOID_RETURNS_STAKES) and the function generated from the spec's rule
+`valid bets none when …`: `no_valid_bets(r, bets)`.
 """
 
 from __future__ import annotations
 
-from croupier.backends.engine.bet_rules import pushed_functions
 from croupier.backends.pywriter import PyWriter, literal
 from croupier.semantics.expr import expr_text
 from croupier.semantics.model import Game
@@ -24,9 +22,8 @@ def table_data(game: Game, w: PyWriter) -> None:
     if s is not None:
         w.comment(rule_text(f"squeeze {' '.join(s.bets)} by larger stake ties to {s.ties_to} "
                             f"order {' '.join(s.order)}", s.cite))
-    w.line(f"SQUEEZE_BETS = {literal(tuple(s.bets) if s else ())}")
-    w.line(f"SQUEEZE_TIES_TO = {literal(s.ties_to if s else None)}")
-    w.line(f"SQUEEZE_ORDER = {literal(tuple(s.order) if s else ())}")
+    w.line(f"SQUEEZE_BETS, SQUEEZE_TIES_TO, SQUEEZE_ORDER = {literal(tuple(s.bets) if s else ())}, "
+           f"{literal(s.ties_to if s else None)}, {literal(tuple(s.order) if s else ())}")
     if game.valid_bets_pushed_none:
         w.comment(rule_text("valid bets none for pushed stakes", game.valid_bets_pushed_cite))
     w.line(f"VALID_PUSHED_NONE = {literal(game.valid_bets_pushed_none)}")
@@ -36,7 +33,8 @@ def table_data(game: Game, w: PyWriter) -> None:
 
 
 def table_functions(game: Game, w: PyWriter, py) -> None:
-    """`no_valid_bets` and the `pushed_<bet>` tests; `py(expr)` translates an expression."""
+    """`no_valid_bets`; `py(expr)` translates an expression. (Whether a push decided a bet the runtime reads
+    from `BET_CLAUSES`.)"""
     rule = game.valid_bets_none_when
     with w.block("def no_valid_bets(r, bets):"):
         if rule is None:
@@ -47,7 +45,4 @@ def table_functions(game: Game, w: PyWriter, py) -> None:
             w.line('"""Whether a bettor\'s round counts no valid bet (`bets` holds the bets placed)."""')
             w.comment(text)
             w.line(f"return {py(rule)}")
-    w.blank(2)
-    pushing = pushed_functions(game, w, py)
-    w.line("PUSHED = {" + ", ".join(f"{literal(b)}: pushed_{b}" for b in pushing) + "}")
     w.blank(2)

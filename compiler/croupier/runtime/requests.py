@@ -1,85 +1,9 @@
-"""Engine runtime: errors, card notation, exact money and JSON numbers."""
-# ruff: noqa: F821 - names such as RANKS come from the generated part of the engine
+"""The input layer: what each field of a request may be (names, objects, amounts), checked in one place."""
 
 from decimal import Decimal
 from fractions import Fraction
 
-# ---- engine ----
-
-
-class EngineError(ValueError):
-    """Base of every error this engine raises for bad input; the message says what is wrong."""
-
-
-class InvalidCards(EngineError):
-    """A card that is not in the deck, too few cards, or a card seen too often."""
-
-
-class InvalidBet(EngineError):
-    """An unknown bet, or a stake that is not a non-negative amount, or outside the table limits."""
-
-
-class InvalidTable(EngineError):
-    """A table that cannot be settled: wrong number of players, missing stakes or coins."""
-
-
-SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
-PER_DECK = {}  # card code -> how many times one deck holds it
-for _code in DECK:
-    PER_DECK[_code] = PER_DECK.get(_code, 0) + 1
-CARD_CODES = {code: code for code in PER_DECK}
-RANK_OF = {code: code if code in JOKERS else code[:-1] for code in CARD_CODES}
-SUIT_OF = {code: None if code in JOKERS else code[-1] for code in CARD_CODES}
-
-
-def shoe_cards(decks):
-    """Every card of a shoe of `decks` decks, in the order of the deck (each card's copies together)."""
-    return [code for code, n in PER_DECK.items() for _ in range(n * decks)]
-
-
-def parse_card(text):
-    """The canonical code of a card written as `10S`, `ts`, `A♠` or `BJ`."""
-    if not isinstance(text, str):
-        raise InvalidCards(f"a card is written as text like \"AS\", not {type(text).__name__}")
-    code = CARD_CODES.get(text)
-    if code is not None:
-        return code
-    t = text.strip().upper()
-    for symbol, letter in SUIT_SYMBOLS.items():
-        t = t.replace(symbol, letter)
-    if t[:1] == "T":
-        t = "10" + t[1:]
-    code = CARD_CODES.get(t)
-    if code is None:
-        shown = text if len(text) <= 12 else text[:12] + "…"
-        raise InvalidCards(f"unknown card {shown!r}")
-    return code
-
-
-def parse_cards(cards):
-    """Card codes from a list of card texts or one space-separated string."""
-    if isinstance(cards, str):
-        cards = cards.replace(",", " ").split()
-    if not isinstance(cards, (list, tuple)):
-        raise InvalidCards("cards come as a list like [\"3S\", \"2H\"]")
-    return [parse_card(c) for c in cards]
-
-
-def check_copies(codes):
-    """Reject a card seen more often than the shoe holds it."""
-    if len(codes) <= DECKS:
-        return
-    seen = {}
-    for code in codes:
-        seen[code] = seen.get(code, 0) + 1
-        held = DECKS * PER_DECK[code]
-        if seen[code] > held:
-            if held == 1:
-                raise InvalidCards(f"card {code} appears twice, but the deck holds it once")
-            raise InvalidCards(f"card {code} appears {seen[code]} times, but the shoe holds it {held} times")
-
-
-# ---- the input layer: what each field of a request may be, checked in one place ----
+from croupier.runtime.errors import EngineError, InvalidBet
 
 STAKE_DIGITS = 15  # digits before the point: 10**15 - 1 exceeds any real stake, even in a currency's minor unit
 STAKE_PLACES = 6   # digits after the point: finer than any currency's minor unit (ISO 4217 uses at most 4)
@@ -196,26 +120,3 @@ def parse_money(value, what):
         raise InvalidBet(f"{what} must not be negative ({json_text(value)})")
     amount = Fraction(int(text) * 10 ** max(exponent, 0), 10 ** max(-exponent, 0))
     return amount.numerator if amount.denominator == 1 else amount
-
-
-def num_json(x):
-    """An exact number for JSON: an int when whole, else a decimal string, else "n/d"."""
-    if isinstance(x, int):
-        return x
-    if x.denominator == 1:
-        return x.numerator
-    d = x.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d != 1:
-        return f"{x.numerator}/{x.denominator}"
-    digits = 0
-    v = x
-    while v.denominator != 1:
-        v *= 10
-        digits += 1
-    sign = "-" if v < 0 else ""
-    s = str(abs(v.numerator)).rjust(digits + 1, "0")
-    return f"{sign}{s[:-digits]}.{s[-digits:]}"

@@ -1,35 +1,22 @@
-"""Analysis companion runtime: the exact figures of a dealt round, from every round an enumerator weighs.
+"""Exact analysis of a dealt round: the exact figures, from every round an enumerator weighs.
 
-Copied into the analysis companion (`<game>_analysis.py`) beside one of the two
-enumerators: `analysis_round` (fast: deals grouped by the facts the rules read)
-or `analysis_general` (every card sequence a round can use, played by the
-engine). Both give `Enumerator(engine, decks).rounds()`: every distinct final
+An analysis companion (`<game>_analysis.py`) calls `analysis_of(engine, decks, game, plan)` with
+its game's name and plan (what the rules read, `analysis_emitter.analysis_plan`), which picks
+one of the two enumerators: `analysis_round` (fast: deals grouped by the facts the rules read)
+or `analysis_general` (every card sequence a round can use, played by the engine). Both give
+`Enumerator(engine, decks, plan).rounds()`: every distinct final
 round with its weight over `denominator` ordered deals, and each hand's dealt
-totals. `analyse` turns them into exact Fractions, calling the engine's own
+totals. `analysis_of` turns them into exact Fractions, calling the engine's own
 outcome, events and bets on each round; it also says, for every bet, which of
 its clauses can decide and which an earlier clause always covers.
 """
-# ruff: noqa: F821 - GAME, ANALYSIS and Enumerator come from the other parts of the companion
 
 import weakref
 from fractions import Fraction
 
-# ---- companion ----
-
-def falling(n, k):
-    """n (n-1) … (n-k+1): ordered ways to deal k cards from n."""
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
-def hand_round(engine, codes_by_hand):
-    """An engine's Round holding the given cards (for the engine's rule functions)."""
-    r = engine.Round()
-    for hand, codes in zip(engine.HANDS, codes_by_hand):
-        setattr(r, hand, list(codes))
-    return r
+from croupier.runtime.analysis_general import GeneralEnumerator
+from croupier.runtime.analysis_round import RoundEnumerator
+from croupier.runtime.analysis_weights import hand_round
 
 
 def clauses_by_bet(engine):
@@ -71,14 +58,21 @@ def covered_clauses(seen):
     return out
 
 
-# engine -> ({round signature: result id}, {result: its id}, [results]): a round's result (its outcome, events,
+# engine -> {plan: ({round signature: result id}, {result: its id}, [results]): a round's result (its outcome, events,
 # totals, bet returns and clause truths) is judged once per engine, whatever the number of decks (an analysis
 # for several deck counts meets the same rounds), and rounds of one result are weighed together
 JUDGED = weakref.WeakKeyDictionary()
 
 
-def analyse(engine, decks=None):
-    """The exact analysis of one round of `engine` from a full shoe of `decks` decks (default: the spec's).
+def enumerator(engine, decks, plan):
+    """The enumerator `plan` calls for (`analysis_general`'s when it has a "general" entry, else
+    `analysis_round`'s) of `engine` for a shoe of `decks` decks: `.rounds()`, `.denominator`, `.cards`."""
+    return (GeneralEnumerator if "general" in plan else RoundEnumerator)(engine, decks, plan)
+
+
+def analysis_of(engine, decks, game, plan):
+    """The exact analysis of one round of `engine`, the engine of `game` analysed by `plan`, from a full shoe
+    of `decks` decks (None: the spec's).
 
     Returns exact Fractions: {"decks", "cards", "outcomes": {name: p}, "events": {name: p},
     "totals": {hand: {total: p}}, "two_card_totals": {hand: {total: p}}, "bets": {name:
@@ -88,17 +82,17 @@ def analyse(engine, decks=None):
     back, stake included; clauses are counted from 0 in the order the spec writes them.
     Bad input raises the engine's EngineError; an engine of another game, ValueError.
     """
-    if getattr(engine, "GAME", None) != GAME:
-        raise ValueError(f"this is the analysis of the engine of {GAME!r}, not of {getattr(engine, 'GAME', engine)!r}")
+    if getattr(engine, "GAME", None) != game:
+        raise ValueError(f"this is the analysis of the engine of {game!r}, not of {getattr(engine, 'GAME', engine)!r}")
     EngineError = engine.EngineError
-    if not ANALYSIS["supported"] and not ANALYSIS.get("general"):
-        raise EngineError(f"this game cannot be analysed exactly: {ANALYSIS['reason']}")
+    if not plan["supported"] and not plan.get("general"):
+        raise EngineError(f"this game cannot be analysed exactly: {plan['reason']}")
     decks = engine.DECKS if decks is None else decks
     if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 64:
         raise EngineError(f"the number of decks must be a whole number from 1 to 64, not {decks!r}")
     HANDS, EVENTS, BETS = engine.HANDS, engine.EVENTS, engine.BETS
     outcome_of, total = engine.outcome_of, engine.total
-    en = Enumerator(engine, decks)
+    en = enumerator(engine, decks, plan)
     finals, dealt_totals = en.rounds()
     d = en.denominator
     outcomes = {name: 0 for name in engine.OUTCOME_RULES}
@@ -109,9 +103,9 @@ def analyse(engine, decks=None):
     seen = {name: set() for name in BETS}
     rules = clauses_by_bet(engine)
     big = 10 ** 6
-    judged = JUDGED.get(engine)
+    judged = JUDGED.setdefault(engine, {}).get(repr(plan))
     if judged is None:
-        judged = JUDGED[engine] = ({}, {}, [])
+        judged = JUDGED[engine][repr(plan)] = ({}, {}, [])
     result_of, result_id, results = judged
     weights = {}  # result id -> weight of the rounds that give it
     for signature, (weight, codes) in finals.items():
@@ -171,8 +165,3 @@ def analyse(engine, decks=None):
             "scales_linearly": linear[name],
         }
     return out
-
-
-def exact_returns(engine, decks=None):
-    """The exact net return per unit staked of each bet of `engine` (negative: the house's edge)."""
-    return {name: b["expected_return"] - 1 for name, b in analyse(engine, decks)["bets"].items()}

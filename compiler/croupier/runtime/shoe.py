@@ -1,29 +1,17 @@
-"""Engine runtime: the shoe procedure (seeded shuffle, cut card, burn, last-round rule).
+"""The shoe procedure of a dealt round: seeded shuffle, cut card, burn, last-round rule.
 
-`Shoe(seed)` shuffles the spec's decks with `random.Random(seed)` (the same seed
-gives the same shoe on every machine), places the cut card in the spec's range
-from the end, burns by the revealed card's burn value, and deals rounds until
-the last-round rule ends the shoe. It deals with the engine's generated `deal_at`
-(the fast path of `play`: the cards are canonical codes already, so nothing is parsed
-or checked again), and a simulation with `settle_counts`, which builds no round.
+`Shoe(seed)` shuffles the game's decks with `random.Random(seed)` (the same seed gives the
+same shoe on every machine), places the cut card in the spec's range from the end, burns by
+the revealed card's burn value, and deals rounds until the last-round rule ends the shoe. It
+deals with the game's generated `deal_at` (the fast path of `play`: the cards are canonical
+codes already, so nothing is parsed or checked again), and a simulation with
+`settle_counts`, which builds no round. Each game has its own subclass, whose `game` is the
+`DealtRound` it deals for.
 """
-# ruff: noqa: F821 - names such as DECKS come from the generated part of the engine
 
 import random
 
-# ---- engine ----
-
-
-class ShoeRanOut(InvalidTable):
-    """The cards ran out in the middle of a round (a hand drawing while a condition holds went past them)."""
-
-
-def round_max_cards():
-    """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
-
-    A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
-    """
-    return len(DEAL_ORDER) + len(DRAWERS)
+from croupier.runtime.errors import InvalidTable
 
 
 class Shoe:
@@ -34,14 +22,17 @@ class Shoe:
     the last-round rule ends the shoe (or too few cards remain for a round).
     """
 
+    game = None  # the DealtRound of the game's own subclass
+
     def __init__(self, seed=None, decks=None):
+        game = self.game
         self.seed = seed
-        self.decks = decks or DECKS
-        self.cards = shoe_cards(self.decks)
+        self.decks = decks or game.DECKS
+        self.cards = game.shoe_cards(self.decks)
         rng = random.Random(seed)
         rng.shuffle(self.cards)
         n = len(self.cards)
-        p = SHOE_PROCEDURE
+        p = game.SHOE_PROCEDURE
         self.cut = n - rng.randint(p["cut_low"], p["cut_high"]) if p["cut_low"] is not None else n
         self.position = 0
         self.burned = []
@@ -49,10 +40,11 @@ class Shoe:
         self.cut_out = None  # "during" or "between" once the cut card has come out
         self.last = False  # the next round is the shoe's last
         self.finished = False
-        self._keep = round_max_cards()
+        self._keep = game.round_max_cards()
+        self._deal_at = game.deal_at
         reveal = p["burn_reveal"]
         if reveal:  # reveal cards and burn as many more as their burn values say
-            count = reveal + sum(p["burn_values"].get(RANK_OF[c], 0) for c in self.cards[:reveal])
+            count = reveal + sum(p["burn_values"].get(game.RANK_OF[c], 0) for c in self.cards[:reveal])
             self.burned = self.cards[:count]
             self.position = count
 
@@ -70,9 +62,9 @@ class Shoe:
             raise InvalidTable("the shoe has ended; start a new shoe")
         start = self.position
         if keyed:
-            r, key = deal_at(self.cards, start, "round")
+            r, key = self._deal_at(self.cards, start, "round")
         else:
-            r, key = deal_at(self.cards, start), None
+            r, key = self._deal_at(self.cards, start), None
         pos = self.position = start + r.cards_used
         self.rounds_dealt += 1
         if self.last or pos >= self.cut or len(self.cards) - pos < self._keep:
@@ -85,7 +77,7 @@ class Shoe:
             self.finished = True
         elif self.cut_out is None and self.position >= self.cut:
             self.cut_out = "during" if start < self.cut < self.position else "between"
-            if SHOE_PROCEDURE["last_round"] == "at-cut":
+            if self.game.SHOE_PROCEDURE["last_round"] == "at-cut":
                 self.finished = True
             else:
                 self.last = True
@@ -99,6 +91,7 @@ class Shoe:
         cards = self.cards
         cut = self.cut
         keep = self._keep
+        deal_at = self._deal_at
         size = len(cards)
         n = 0
         while not self.finished and n != limit:
@@ -119,4 +112,4 @@ class Shoe:
     def deal_round(self, bets=None):
         """Play one round from the shoe; return (round, returns of `bets`)."""
         r, _ = self.next_round()
-        return r, (settle(r, bets) if bets else {})
+        return r, (self.game.settle(r, bets) if bets else {})

@@ -1,29 +1,30 @@
-"""Analysis companion runtime: the general exact enumerator, for the rounds the fast one cannot group.
+"""Exact analysis of a dealt round: the general enumerator, for the rounds the fast one cannot group.
 
-Copied into the analysis companion instead of `analysis_round` when a spec uses
+Run by the analysis companion instead of `analysis_round` when a spec uses
 what the fast enumerator does not walk: hands dealt one card, hands that draw
 while a condition holds, soft totals, rules that read suits, card positions or
 single cards. It plays every sequence of card classes a round can use with the
 engine's own rules (`deal_at`, the shoe's fast path of `play`), depth first: a
 sequence grows by one card only when the round asks for it. The classes are those
 no rule of the spec tells apart (the `ANALYSIS` constant lists them: by value,
-by rank, or every card, as `card_reads` found), each with its copies in the
+by rank, or every card, as `card_reads` found: the plan's "general" entry), each with its copies in the
 shoe, so every round is weighed exactly, with card removal. It is exact and
 slower; a round space larger than its limit (`ANALYSIS["general"]["limit"]`) is
 refused with a reason, never cut short.
 """
-# ruff: noqa: F821 - ANALYSIS comes from the generated part of the companion; falling from analysis_summary
 
-# ---- companion ----
+from croupier.runtime.analysis_weights import falling
 
-class Enumerator:
+
+class GeneralEnumerator:
     """One exact enumeration of a shoe of `decks` decks, card class by card class (see the module)."""
 
-    def __init__(self, engine, decks):
+    def __init__(self, engine, decks, plan):
         self.engine = engine
-        self.classes = [list(codes) for codes in ANALYSIS["general"]["classes"]]
+        self.classes = [list(codes) for codes in plan["general"]["classes"]]
         self.counts = [len(codes) * decks for codes in self.classes]
         self.cards = sum(self.counts)
+        self.limit = plan["general"]["limit"]
         self.denominator = 1
 
     def rounds(self):
@@ -31,7 +32,7 @@ class Enumerator:
         engine = self.engine
         ran_out = engine.ShoeRanOut
         classes, counts = self.classes, self.counts
-        limit = ANALYSIS["general"]["limit"]  # rounds (and unfinished deals) played before it gives up
+        limit = self.limit  # rounds (and unfinished deals) played before it gives up
         used = [0] * len(classes)
         deal = len(engine.DEAL_ORDER)
         leaves = {}  # cards by hand -> [weight, length of the round, dealt totals]
@@ -74,7 +75,7 @@ class Enumerator:
                 seq.pop()
 
         walk(1)
-        del walk  # it calls itself through its closure: a cycle that would keep `leaves` for the garbage collector
+        walk = None  # it calls itself through its closure: a cycle that would keep `leaves` for the garbage collector
         longest = max((n for _w, n, _t in leaves.values()), default=deal)
         self.denominator = falling(self.cards, longest)
         finals = {}

@@ -1,34 +1,34 @@
-"""Engine runtime: the exact arithmetic that a spec's rules may use, each piece a part.
-
-Each piece is a part, copied only into an engine whose rules use it (the module is left
-out whole when none is): division in a formula, rounding a payout to its unit, and what a
-stake returns at a ratio less a rounded commission. They
-live apart from `common` so that `common` has no parts: a module without parts is copied
-whole into every engine, and loading an engine in process then runs it from the package's
-bytecode (`runtime_files`) instead of compiling its copy.
-"""
-# ruff: noqa: F821 - EngineError comes from `common`, copied before this module
+"""The exact arithmetic a spec's rules may use: division, remainder, rounding to a unit, payouts, losses."""
 
 from fractions import Fraction
+from math import floor
 
-# ---- engine ----
+from croupier.runtime.errors import EngineError
 
-# ---- part exact_div if uses exact_div ----
+
 def exact_div(a, b):
     """Exact division for spec formulas."""
     if b == 0:
         raise EngineError("a formula divided by zero")
     return Fraction(a) / b
-# ---- end exact_div ----
 
 
-# ---- part round_to if uses pays_to ----
+def exact_mod(a, b):
+    """The remainder of an exact division for spec formulas (its sign is the divisor's)."""
+    if b == 0:
+        raise EngineError("a formula took a remainder modulo zero")
+    if type(a) is int and type(b) is int:
+        return a % b  # Python's own remainder of whole numbers has the divisor's sign too
+    value = Fraction(a) % b
+    return value.numerator if value.denominator == 1 else value
+
+
 def round_to(amount, unit, mode):
     """Round an exact amount to a multiple of `unit` (down, up, half-up, half-even)."""
     if unit is None or mode is None:
         return amount
     q = Fraction(amount) / unit
-    floor_q = q.numerator // q.denominator
+    floor_q = floor(q)
     rest = q - floor_q
     if mode == "down":
         n = floor_q
@@ -40,10 +40,8 @@ def round_to(amount, unit, mode):
         n = floor_q + (1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and floor_q % 2) else 0)
     value = n * unit
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- end round_to ----
 
 
-# ---- part pays_to if uses pays_to ----
 def pays_to(stake, ratio, commission, unit, rounding):
     """Stake back plus winnings at `ratio` to one, less a rounded commission on the win."""
     win = stake * ratio
@@ -51,4 +49,9 @@ def pays_to(stake, ratio, commission, unit, rounding):
         win -= round_to(win * commission, unit, rounding)
     value = stake + win
     return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-# ---- end pays_to ----
+
+
+def loses(stake, part):
+    """What a stake returns when the bet loses `part` of it (1: all)."""
+    value = stake * (1 - part)
+    return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value

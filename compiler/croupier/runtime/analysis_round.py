@@ -1,8 +1,7 @@
-"""Analysis companion runtime: exact analysis of a dealt round over every deal of a full shoe.
+"""Exact analysis of a dealt round over every deal of a full shoe: the fast enumerator.
 
-This part is copied into the analysis companion of a dealt-round engine
-(`<game>_analysis.py`, beside the engine), never into the engine itself: the
-engine a game server imports stays short. Every name of the game (its hands,
+An analysis companion of a dealt-round engine (`<game>_analysis.py`, beside the
+engine) runs it, never the engine itself. Every name of the game (its hands,
 deal order, draw deciders, events, outcomes and bets) is read from the engine
 module passed in, so the companion works on an engine imported from a file as
 well as on one Croupier loaded from source in memory.
@@ -17,23 +16,21 @@ of each return (stake included, unit stake), its mean, variance and house edge.
 It is generic over the spec: the deal is enumerated over classes of cards that
 no rule tells apart (values, or ranks when a rule compares ranks), deals that the
 rules cannot tell apart are grouped (the `ANALYSIS` constant says which facts of
-a hand the draws and the results read), each distinct draw state is walked once
+a hand the draws and the results read: the companion's plan), each distinct draw state is walked once
 and its draws weighed by moments of the cards the deals removed (see below), and
 every decision, event, outcome and bet is the engine's own function, called on
 one representative round of each group.
 """
-# ruff: noqa: F821 - ANALYSIS comes from the generated part of the companion; falling and hand_round from
-# analysis_summary, copied beside this module
 
 import itertools
 import operator
 import weakref
 
-# ---- companion ----
+from croupier.runtime.analysis_weights import falling, hand_round
 
 FACT_INDEX = {"count": 0, "total": 1, "third": 2, "pair": 3}
 
-# engine -> what an enumeration finds the same whatever the number of decks, for the next one to reuse (an
+# engine -> {plan: what an enumeration finds the same whatever the number of decks, for the next one to reuse (an
 # analysis for several deck counts meets the same hands and draws; only their weights change): each hand's
 # dealt groups, the state at the deal of each combination of them, the draw decisions, the ways the draws
 # can go from each dealt state (see `paths`), and the classes each removed code counts
@@ -72,11 +69,10 @@ def value_adder(modulus):
     return add
 
 
-class Enumerator:
+class RoundEnumerator:
     """One exact enumeration of a shoe of `decks` decks (see `analyse`)."""
 
-    def __init__(self, engine, decks):
-        plan = ANALYSIS
+    def __init__(self, engine, decks, plan):
         self.engine = engine
         HANDS, DEAL_ORDER, DRAWERS = engine.HANDS, engine.DEAL_ORDER, engine.DRAWERS
         self.hands, self.deal_order, self.drawers = HANDS, DEAL_ORDER, DRAWERS
@@ -104,9 +100,9 @@ class Enumerator:
         self.removals = {}
         self.path_memo = {}
         self.polys = {}
-        shared = SHARED.get(engine)
+        shared = SHARED.setdefault(engine, {}).get(repr(plan))
         if shared is None:
-            shared = SHARED[engine] = ({}, {}, {}, {}, {})
+            shared = SHARED[engine][repr(plan)] = ({}, {}, {}, {}, {})
         self.shared_groups, self.shared_dealt, self.decisions, self.shared_paths, self.shared_removed = shared
         # a class's copies as far as the draws can tell them apart (no path draws more cards than there are
         # drawers): the ways the draws can go are the same for every shoe that agrees on these
@@ -201,7 +197,7 @@ class Enumerator:
                     counts[c] += 1
 
         walk(0, 1, (), 0, ())
-        del walk  # it calls itself through its closure: a cycle that would keep `groups` for the garbage collector
+        walk = None  # it calls itself through its closure: a cycle that would keep `groups` for the garbage collector
         return groups
 
     def codes(self, seqs):
@@ -356,7 +352,7 @@ class Enumerator:
             s[:] = [c0, t0, third0, run0]
 
         walk(0, dealt)
-        del walk  # a cycle through its own closure (see `deals`)
+        walk = None  # a cycle through its own closure (see `deals`)
         return out
 
     def expand(self, packed_finals):
