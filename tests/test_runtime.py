@@ -154,3 +154,17 @@ def test_the_bundle_refuses_a_name_two_modules_define(monkeypatch):
             bundle.checked_bundle()
     finally:
         bundle.bundle_text.cache_clear()
+
+
+def test_engines_loaded_by_the_tools_name_the_game_s_own_file():
+    """An engine the tools load under a name of their own (simulate's, the checks' oracle) still reports the
+    game's engine file in its tracebacks, never a file that does not exist."""
+    from croupier.backends.engine.oracle import engine_oracle
+    from croupier.tools.simulate import engine_of
+
+    game, _ = Loader().load(str(ROOT / "spec" / "baccarat.rules"))
+    source = emit_engine(game, "spec/baccarat.rules")
+    for engine in (engine_of(source, "baccarat"), engine_oracle(game).engine):
+        with pytest.raises(Exception) as raised:
+            engine.outcome_of(None)
+        assert traceback.extract_tb(raised.value.__traceback__)[-1].filename == "generated/engines/baccarat.py"

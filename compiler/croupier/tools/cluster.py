@@ -17,7 +17,7 @@ import itertools
 import json
 import time
 
-from croupier.backends.engine.loader import load_engine
+from croupier.backends.engine.loader import engine_path, load_engine
 from croupier.tools import campaign
 from croupier.tools.spec_texts import CompileError, SpecTexts, compile_texts
 from croupier.tools.tally import tally_from_json
@@ -51,7 +51,7 @@ def play_remote(spec: dict, engine_digest: str, job: dict, first: int, count: in
         except CompileError as exc:
             _REMOTE[refused] = exc.args
             raise
-        engine = _REMOTE[key] = load_engine(source, f"sim_{game.name}")
+        engine = _REMOTE[key] = load_engine(source, f"sim_{game.name}", engine_path(game.name))
     tally, text = campaign.play_piece(engine, campaign.Job.from_json(job), first, count, limit, log)
     return tally.to_json(), text
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from croupier.backends.engine.loader import load_engine, source_digest
+from croupier.backends.engine.loader import engine_path, load_engine, source_digest
 from croupier.tools.tally import Tally
 
 __all__ = ["Tally", "play_shoes", "deal_shoes", "run", "simulate", "estimate", "proportion", "summary", "exact_returns",
@@ -45,7 +45,7 @@ def engine_of(source: str, name: str):
     if engine is None:
         if len(_ENGINES) >= 8:
             _ENGINES.clear()
-        engine = _ENGINES[key] = load_engine(source, f"sim_{name}")
+        engine = _ENGINES[key] = load_engine(source, f"sim_{name}", engine_path(name))
     return engine
 
 
@@ -263,13 +263,13 @@ def exact_returns(game, engine) -> dict | None:
     companion's `exact_returns`, from the analysis the static checks and the rule card keep in the cache
     (the checks of this very compile computed it, or read it from the disk)."""
     from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-    from croupier.backends.engine.loader import exact_analysis, shared_engine
+    from croupier.backends.engine.loader import engine_path, exact_analysis, shared_engine
 
     name = companion_name(game)
     if name is None:
         return None
     try:
-        analysis = exact_analysis(engine, shared_engine(emit_analysis_module(game, game.path), name), engine.DECKS)
+        analysis = exact_analysis(engine, shared_engine(emit_analysis_module(game, game.path), name, engine_path(f"{game.name}_analysis")), engine.DECKS)
     except engine.EngineError:
         return None
     return {bet: b["expected_return"] - 1 for bet, b in analysis["bets"].items()}

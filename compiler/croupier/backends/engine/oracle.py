@@ -20,7 +20,7 @@ from types import ModuleType
 
 from croupier.backends.engine.analysis_emitter import FactReader, analysis_plan, emit_analysis_module
 from croupier.backends.engine.emitter import emit_engine
-from croupier.backends.engine.loader import engine_identity, exact_analysis, shared_engine
+from croupier.backends.engine.loader import engine_identity, engine_path, exact_analysis, shared_engine
 from croupier.checks.oracles import CardsRanOut, Decision, ExactSummary, RoundFailure
 from croupier.semantics.model import Game
 
@@ -60,7 +60,7 @@ class EngineOracle:
 
     def _load(self) -> ModuleType:
         if self._engine is None:
-            engine = shared_engine(self.source, f"check_{self.game.name}")
+            engine = shared_engine(self.source, f"check_{self.game.name}", engine_path(self.game.name))
             if hasattr(engine, "DECISION_TABLES"):
                 for index, (hand, grid, _rule, applies, key) in enumerate(engine.DECISION_TABLES):
                     self._tables.setdefault(hand, []).append((index, grid, applies, key))
@@ -91,7 +91,7 @@ class EngineOracle:
         """The game's exact-analysis companion module (None for a game without one), loaded on first use."""
         if self._companion is None and self.game.is_dealt_round:
             source = emit_analysis_module(self.game, self.game.path)
-            self._companion = shared_engine(source, f"check_{self.game.name}_analysis")
+            self._companion = shared_engine(source, f"check_{self.game.name}_analysis", engine_path(f"{self.game.name}_analysis"))
         return self._companion
 
     @property

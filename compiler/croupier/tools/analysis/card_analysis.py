@@ -11,7 +11,7 @@ spec texts, name and path (a variant's base included).
 
 from __future__ import annotations
 
-from croupier.backends.engine.loader import exact_analysis, shared_engine, source_digest
+from croupier.backends.engine.loader import engine_path, exact_analysis, shared_engine, source_digest
 from croupier.cache import cached
 from croupier.semantics.model import Game
 from croupier.tools.analysis.report import DECK_TABLE
@@ -38,7 +38,7 @@ def engine_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.emitter import emit_engine
 
     source = _emitted("engine", game, emit_engine)
-    return source_digest(source), shared_engine(source, f"math_{game.name}")
+    return source_digest(source), shared_engine(source, f"math_{game.name}", engine_path(game.name))
 
 
 def companion_of(game: Game) -> tuple[str, object]:
@@ -46,7 +46,7 @@ def companion_of(game: Game) -> tuple[str, object]:
     from croupier.backends.engine.analysis_emitter import emit_analysis_module
 
     source = _emitted("companion", game, emit_analysis_module)
-    return source_digest(source), shared_engine(source, f"math_{game.name}_analysis")
+    return source_digest(source), shared_engine(source, f"math_{game.name}_analysis", engine_path(f"{game.name}_analysis"))
 
 
 def analysis_of(game: Game, decks: int | None = None) -> dict:
