@@ -3,8 +3,8 @@
 Times `croupier analyze spec/baccarat.rules --json` (enumerate every deal, every
 bet, and print the JSON report) against `benchmarks/handwritten_enumerator.py` (the
 three outcome probabilities only), each run REPEAT times as a fresh process, and
-prints the best and median wall times and the ratios. Targets (issue 16): cold ratio <= 1.5,
-warm ratio <= 1.0.
+prints the best and median wall times and the ratios. Targets: cold ratio <= 2.5 (a guard
+against regress, issue 29), warm ratio <= 1.0.
 
 `analyze` is timed three ways:
 - warm: the disk cache (a fresh folder, filled by one untimed run first) holds
@@ -51,7 +51,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = {"analyze (warm)": 1.0, "analyze (warm engine)": 1.0, "analyze (cold)": 1.5}  # ratio to the hand-written enumerator
+TARGETS = {"analyze (warm)": 1.0, "analyze (warm engine)": 1.0, "analyze (cold)": 2.5}  # ratio to the hand-written enumerator
 
 
 def run(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, tuple[float, float]]:
