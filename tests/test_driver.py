@@ -19,8 +19,8 @@ import pytest
 import croupier
 from croupier import cache
 from croupier.cli.main import main
-from croupier.driver import compile as driver
 from croupier.driver.compile import Level, compile_spec
+from croupier.semantics.resolve import Loader
 
 ROOT = Path(__file__).resolve().parent.parent
 BACCARAT = ROOT / "spec" / "baccarat.rules"
@@ -32,13 +32,16 @@ def resolves(monkeypatch, session_cache, own_memory):
     every resolve is counted), and the list of specs the driver parses and resolves."""
     monkeypatch.setenv("CROUPIER_CACHE", str(session_cache))
     calls: list[str] = []
-    real = driver._Work.resolve
+    real = Loader.load
 
-    def counting(name, shown, disk=True):
+    def counting(loader, shown, text=None, depth=0, opened=None):  # a spec's parse and resolve (its bases within)
+        name = str(opened if opened is not None else shown)
+        if depth:
+            return real(loader, shown, text, depth, opened)
         calls.append(Path(name).name)
-        return real(name, shown, disk)
+        return real(loader, shown, text, depth, opened)
 
-    monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
+    monkeypatch.setattr(Loader, "load", counting)
     cache.forget()
     yield calls
     cache.forget()

@@ -20,7 +20,7 @@ import pytest
 
 from croupier import cache
 from croupier.cli.main import main
-from croupier.driver import compile as driver
+from croupier.semantics.resolve import Loader
 from tests.conftest import analyze_output as analyze_out
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,13 +32,16 @@ def compiles(monkeypatch, tmp_path, own_memory):
     real compile (parse and resolve)."""
     monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     calls: list[str] = []
-    real = driver._Work.resolve
+    real = Loader.load
 
-    def counting(name, shown, disk=True):
+    def counting(loader, shown, text=None, depth=0, opened=None):  # a spec's parse and resolve (its bases within)
+        name = str(opened if opened is not None else shown)
+        if depth:
+            return real(loader, shown, text, depth, opened)
         calls.append(name)
-        return real(name, shown, disk)
+        return real(loader, shown, text, depth, opened)
 
-    monkeypatch.setattr(driver._Work, "resolve", staticmethod(counting))
+    monkeypatch.setattr(Loader, "load", counting)
     cache.forget()
     yield calls
     cache.forget()
