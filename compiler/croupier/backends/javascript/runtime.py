@@ -12,7 +12,7 @@ from pathlib import Path
 from croupier import __version__
 
 FOLDER = Path(__file__).resolve().parent / "runtime"
-FILES = ("croupier_runtime.js", "croupier_runtime.d.ts")
+FILES = ("croupier_runtime.js", "croupier_runtime.d.ts", "package.json")
 
 
 @cache
