@@ -47,7 +47,7 @@ export class ShoeRanOut extends InvalidTable {}
 function gcd(a, b) {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
-  while (b) [a, b] = [b, a % b];
+  while (b) { const t = a % b; a = b; b = t; }
   return a;
 }
 
@@ -100,6 +100,10 @@ export function floor(a) {
 }
 /** The remainder of an exact division for spec formulas (its sign is the divisor's). */
 export function exactMod(a, b) {
+  if (typeof a === "bigint" && typeof b === "bigint" && b !== 0n) {
+    const r = a % b;
+    return r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r;
+  }
   if (eq(b, 0n)) throw new EngineError("a formula took a remainder modulo zero");
   return sub(a, mul(b, floor(exactDiv(a, b))));
 }
@@ -674,30 +678,35 @@ export function cardAt(cards, position) {
   return p >= 1 && p <= cards.length ? cards[p - 1] : null;
 }
 
-/** The identity of a draw table's key (a number, a text, or a pair of them) in its Map. */
+/** A key of a draw table as a Map key: a BigInt or a text as itself, a fraction as its text, null as "none". */
 export function keyId(key) {
-  if (Array.isArray(key)) return key.map(keyId).join("|");
-  if (typeof key === "bigint") return "n" + key;
   if (key instanceof Q) return `q${key.n}/${key.d}`;
   if (key === null || key === undefined) return "none";
-  return "s" + key;
+  return typeof key === "bigint" ? key : "s" + key;
 }
 
 /** A draw table from its grid, as the spec writes it: rows of D (draw) and S (stand) under the columns' keys
- * (`columns` null: one row of marks under its keys). The result maps a key's identity to true (draw) or false. */
+ * (`columns` null: one row of marks under its keys). The result maps a key (a row's, then a column's) to true
+ * (draw) or false (stand). */
 export function gridTable(columns, rows) {
   const table = new Map();
   for (const [row, cells] of rows) {
     const marks = cells.split(" ");
-    if (columns === null) row.forEach((key, i) => { if ("DS".includes(marks[i])) table.set(keyId(key), marks[i] === "D"); });
-    else columns.forEach((col, i) => { if ("DS".includes(marks[i])) table.set(keyId([row, col]), marks[i] === "D"); });
+    if (columns === null) {
+      row.forEach((key, i) => { if ("DS".includes(marks[i])) table.set(keyId(key), marks[i] === "D"); });
+      continue;
+    }
+    const line = new Map();
+    columns.forEach((col, i) => { if ("DS".includes(marks[i])) line.set(keyId(col), marks[i] === "D"); });
+    table.set(keyId(row), line);
   }
   return table;
 }
 
-/** [rule, key, draws] of a hand deciding by a draw table at `key`; MissingCell when the table has no cell there. */
+/** [rule, key, draws] of a hand deciding by a draw table at `key` (a pair for a grid of rows and columns);
+ * MissingCell when the table has no cell there. */
 export function drawDecision(table, rule, key) {
-  const draws = table.get(keyId(key));
+  const draws = Array.isArray(key) ? table.get(keyId(key[0]))?.get(keyId(key[1])) : table.get(keyId(key));
   if (draws === undefined) throw new MissingCell(rule, key);
   return [rule, key, draws];
 }
@@ -742,7 +751,11 @@ export class HandReads extends CardGame {
   total(cards) {
     if (this.soft !== null) return this.bestTotal(cards)[0];
     let s = 0n;
-    for (const c of cards) s = add(s, this.CARD_VALUE.get(c));
+    const value = this.CARD_VALUE;
+    for (let i = 0; i < cards.length; i++) {
+      const v = value.get(cards[i]);
+      s = typeof s === "bigint" && typeof v === "bigint" ? s + v : add(s, v);
+    }
     return this.MODULUS ? exactMod(s, this.MODULUS) : s;
   }
 
@@ -996,7 +1009,13 @@ export class DealtRound extends HandReads {
     return this;
   }
 
-  *drawingSteps(r) {
+  /** [hand, decide] for each draw decision of a round, in order; a hand that draws while a condition holds
+   * (REPEATS) is asked again after every card it draws, until it stands. */
+  drawingSteps(r) {
+    return this.REPEATS.length ? this.repeatedSteps(r) : this.DRAWERS;
+  }
+
+  *repeatedSteps(r) {
     for (const [hand, decide] of this.DRAWERS) {
       if (!this.REPEATS.includes(hand)) { yield [hand, decide]; continue; }
       for (;;) {
