@@ -9,6 +9,7 @@ their configuration (`croupier.toml` wins over `pyproject.toml` in the same fold
     cases = "tests/cases"         # the hand-written reference cases
     out = "generated"             # what `croupier build` writes
     languages = ["en", "zh-Hans", "zh-Hant"]   # the card languages, in the order cards list them
+    targets = ["python"]          # the engines a build writes: "python", "javascript"
 
 Every key is optional (those are the defaults). Nothing is ever found relative to the
 installed package. A path inside the project is shown relative to its root (in diagnostics,
@@ -25,6 +26,8 @@ from pathlib import Path
 CONFIG = "croupier.toml"
 PYPROJECT = "pyproject.toml"
 DEFAULT_LANGUAGES = ("en", "zh-Hans", "zh-Hant")
+TARGETS = ("python", "javascript")  # the engines a build can write: Python's always, JavaScript's on request
+DEFAULT_TARGETS = ("python",)
 DEFAULTS = {"spec": "spec", "cases": "tests/cases", "out": "generated"}
 # the tags a spec's label may carry (the grammar's LANG token): `en`, `it`, `zh-Hant`
 LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[A-Z][a-z]{3})?")
@@ -44,6 +47,7 @@ class Project:
     out_dir: Path
     languages: tuple[str, ...]
     config: Path
+    targets: tuple[str, ...] = DEFAULT_TARGETS
 
     def display(self, path: Path | str) -> str:
         """A path as shown in diagnostics and generated files: relative to the root when inside it,
@@ -105,14 +109,30 @@ def _languages(config: Path, table: dict) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _targets(config: Path, table: dict) -> tuple[str, ...]:
+    value = table.get("targets", list(DEFAULT_TARGETS))
+    example = 'targets = ["python", "javascript"]'
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ProjectError(f"{config}: `targets` must be a list of engine targets, e.g. {example}")
+    for target in value:
+        if target not in TARGETS:
+            raise ProjectError(f"{config}: `{target}` is not a target (the targets are {', '.join(TARGETS)})")
+    if "python" not in value:
+        raise ProjectError(f"{config}: `targets` must name python: the commands run the Python engine, e.g. {example}")
+    if len(set(value)) != len(value):
+        raise ProjectError(f"{config}: `targets` lists a target twice")
+    return tuple(value)
+
+
 def load_project(root: Path, config: Path, table: dict) -> Project:
     """The project of a root folder from its configuration table; raises ProjectError."""
-    unknown = sorted(set(table) - {*DEFAULTS, "languages"})
+    unknown = sorted(set(table) - {*DEFAULTS, "languages", "targets"})
     if unknown:
-        raise ProjectError(f"{config}: unknown setting `{unknown[0]}` (the settings are spec, cases, out, languages)")
+        raise ProjectError(f"{config}: unknown setting `{unknown[0]}` (the settings are spec, cases, out, languages, "
+                           "targets)")
     root = root.resolve()
     return Project(root, _folder(root, config, table, "spec"), _folder(root, config, table, "cases"),
-                   _folder(root, config, table, "out"), _languages(config, table), config)
+                   _folder(root, config, table, "out"), _languages(config, table), config, _targets(config, table))
 
 
 def find_project(start: Path | str) -> Project | None:

@@ -57,6 +57,7 @@ def compile_all(specs: list[Path], cases_dir: Path | None = None, emit: bool = T
     refuse_shared_files(results)
     if emit:
         add_runtime(results)
+        add_targets(results, project, cases_dir)
     if index is None:
         index = project is not None and [p.resolve() for p in specs] == [p.resolve() for p in project.specs()]
     if emit and index and results and all(r.ok for r in results):
@@ -99,6 +100,28 @@ def add_runtime(results: list[Compiled]) -> None:
 
             r.artefacts[RUNTIME_FILE] = checked_bundle()
             return
+
+
+def add_targets(results: list[Compiled], project: Project | None, cases_dir: Path | None) -> None:
+    """Add the outputs of the project's other targets than Python (its `targets`) to the artefacts of each result
+    that writes an engine, and their runtime once, to the first: they are written, listed and checked as the
+    Python engines are."""
+    targets = project.targets if project is not None else ()
+    if "javascript" not in targets:
+        return
+    from croupier.backends.javascript.build import javascript_files, runtime_outputs
+    from croupier.semantics.cases import cases_for
+
+    cases_dir = cases_dir if cases_dir is not None else project.cases_dir
+    runtime = runtime_outputs()
+    for r in results:
+        if r.game is None or not any(rel.startswith("engines/") for rel in r.artefacts):
+            continue
+        cases = cases_for(r.game.name, cases_dir)[0] if cases_dir is not None else []
+        r.artefacts.update(javascript_files(r.game, r.game.path, cases))
+        if runtime:
+            r.artefacts.update(runtime)
+            runtime = {}
 
 
 def refuse_shared_files(results: list[Compiled]) -> None:
