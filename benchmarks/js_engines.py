@@ -108,21 +108,24 @@ def requests(engine, n: int, seed: int = 0) -> list[str]:
     return lines
 
 
-def run(command: list[str], lines: list[str]) -> tuple[list[str], float]:
-    """The answer lines of a JSON Lines runner to `lines`, and the CPU seconds it took (user and system: other
-    work on a shared machine does not count)."""
+def run(command: list[str], lines: list[str]) -> tuple[list[str], tuple[float, float]]:
+    """The answer lines of a JSON Lines runner to `lines`, and the (wall, CPU) seconds it took (CPU: user and
+    system of every thread, Node's compiler and collector threads included; other work on a shared machine
+    slows the wall clock but does not count)."""
+    start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, input="".join(line + "\n" for line in lines).encode("utf-8"),
                           capture_output=True, cwd=ROOT, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    took = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    took = time.perf_counter() - start, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode:
         raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.decode(errors='replace')[-2000:]}")
     return done.stdout.decode("utf-8").split("\n")[:-1], took
 
 
-def differ(spec: Path, game: str, lines: list[str]) -> tuple[str | None, float, float]:
-    """(the first line whose answers differ, shown with both answers, or None; Python's seconds; Node's)."""
+def differ(spec: Path, game: str, lines: list[str]) -> tuple[str | None, tuple[float, float], tuple[float, float]]:
+    """(the first line whose answers differ, shown with both answers, or None; Python's (wall, CPU) seconds;
+    Node's)."""
     python, tp = run([sys.executable, "-m", "croupier.cli.main", "play", str(spec), "--jsonl"], lines)
     node, tn = run(["node", str(OUT / "engines-js" / f"{game}.js")], lines)
     for i, line in enumerate(lines):
@@ -207,7 +210,8 @@ def main() -> None:
         lines = requests(engine, args.lines, seed=1)
         problem, tp, tn = differ(spec, game, lines)
         print(f"{game}: {args.lines} lines {'differ: ' + problem if problem else 'byte-identical'}; "
-              f"croupier play --jsonl {tp:.2f} s CPU, node {tn:.2f} s: {tp / tn:.1f}x (target {RUNNER_TARGET}x)")
+              f"croupier play --jsonl {tp[0]:.2f} s ({tp[1]:.2f} s CPU), node {tn[0]:.2f} s ({tn[1]:.2f} s CPU): "
+              f"{tp[0] / tn[0]:.1f}x wall, {tp[1] / tn[1]:.1f}x CPU (target {RUNNER_TARGET}x)")
         failed |= problem is not None
         if hasattr(engine, "HANDS"):
             problem = shoes_differ(engine, game, list(range(args.shoes // 2)) + [f"{k}/{k}" for k in range(args.shoes // 2)])
