@@ -21,8 +21,18 @@ export const VERSION = "0.1.0";
 
 /** Base of every error this engine raises for bad input; the message says what is wrong. */
 export class EngineError extends Error {
-  constructor(message) { super(message); this.name = new.target.name; }
+  constructor(message) {
+    if (!captureStacks) {  // the JSON Lines loop: an error is an answer there, so it is built without a stack
+      const e = Object.create(new.target.prototype);
+      e.message = message;
+      e.name = new.target.name;
+      return e;
+    }
+    super(message);
+    this.name = new.target.name;
+  }
 }
+let captureStacks = true;
 /** A card that is not in the deck, too few cards, or a card seen too often. */
 export class InvalidCards extends EngineError {}
 /** An unknown bet, or a stake that is not a non-negative amount, or outside the table limits. */
@@ -240,22 +250,24 @@ export class Decimal {
 /** A JSON NaN or Infinity (Python reads it as a float). */
 export class PyFloat { constructor(text) { this.text = text; } }
 
-class JsonError extends Error {
+class JsonError {  // not an Error: caught inside readJson, which says what it means
   constructor(msg, s, pos) {
     const before = s.slice(0, pos);
     const line = (before.match(/\n/g) || []).length + 1;
     const col = cpLen(before.slice(before.lastIndexOf("\n") + 1)) + 1;
-    super(`${msg}: line ${line} column ${col} (char ${cpLen(before)})`);
+    this.message = `${msg}: line ${line} column ${col} (char ${cpLen(before)})`;
   }
 }
 class StopScan { constructor(pos) { this.pos = pos; } }
-const WS = /[ \t\n\r]*/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const MAX_DEPTH = 900;  // containers one inside another; Python's stops near its recursion limit
 const INT_DIGITS = 4300;  // Python's limit on the digits of a whole number read from text
 
-function skip(s, i) { WS.lastIndex = i; WS.test(s); return WS.lastIndex; }
+function skip(s, i) {  // past JSON's whitespace: space, tab, line feed, carriage return
+  for (let c = s.charCodeAt(i); c === 32 || c === 10 || c === 13 || c === 9; c = s.charCodeAt(++i));
+  return i;
+}
 
 function hex4(s, i) {
   const t = s.slice(i, i + 4);
@@ -392,8 +404,11 @@ export function readJson(text) {
 
 const JSON_ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
+const ESCAPED = /["\\\x00-\x1f]/, ESCAPED_ALL = /["\\\x00-\x1f]/g, NOT_ASCII_ALL = /["\\\x00-\x1f\u007f-\uffff]/g;
+
 function jsonString(s, asciiOnly) {
-  const re = asciiOnly ? /["\\\x00-\x1f\u007f-\uffff]/g : /["\\\x00-\x1f]/g;
+  if (!asciiOnly && !ESCAPED.test(s)) return '"' + s + '"';  // the usual case: nothing to escape
+  const re = asciiOnly ? NOT_ASCII_ALL : ESCAPED_ALL;
   return '"' + s.replace(re, (ch) => JSON_ESCAPES[ch] || "\\u" + hex(ch.charCodeAt(0), 4)) + '"';
 }
 
@@ -406,9 +421,14 @@ export function jsonText(value, asciiOnly = false) {
   if (typeof value === "number") return String(value);
   if (typeof value === "string") return jsonString(value, asciiOnly);
   if (value instanceof Q) return jsonString(numberText(value), asciiOnly);
-  if (Array.isArray(value)) return "[" + value.map((v) => jsonText(v, asciiOnly)).join(", ") + "]";
-  const entries = value instanceof Map ? [...value] : Object.entries(value);
-  return "{" + entries.map(([k, v]) => jsonString(String(k), asciiOnly) + ": " + jsonText(v, asciiOnly)).join(", ") + "}";
+  let out = "", sep = "";
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) { out += sep + jsonText(value[i], asciiOnly); sep = ", "; }
+    return "[" + out + "]";
+  }
+  const entries = value instanceof Map ? value : Object.entries(value);
+  for (const [k, v] of entries) { out += sep + jsonString(String(k), asciiOnly) + ": " + jsonText(v, asciiOnly); sep = ", "; }
+  return "{" + out + "}";
 }
 
 // ---- the input layer --------------------------------------------------------------------------------------------
@@ -584,6 +604,7 @@ export class JsonLinesGame {
 
 /** Run a game as a script: answer `play --jsonl` requests from standard input on standard output (Node). */
 export async function main(game) {
+  captureStacks = false;  // an error here is an answer ({"error": …}), never a trace: no stack to capture
   const write = (text) => new Promise((done) => { if (process.stdout.write(text)) done(); else process.stdout.once("drain", done); });
   await game.runJsonl(process.stdin, write);
 }
@@ -678,6 +699,9 @@ export function cardAt(cards, position) {
   return p >= 1 && p <= cards.length ? cards[p - 1] : null;
 }
 
+/** A key of a fast path's draw table as a Map key: itself (a number or a text). */
+export const fastKey = (key) => key;
+
 /** A key of a draw table as a Map key: a BigInt or a text as itself, a fraction as its text, null as "none". */
 export function keyId(key) {
   if (key instanceof Q) return `q${key.n}/${key.d}`;
@@ -688,17 +712,17 @@ export function keyId(key) {
 /** A draw table from its grid, as the spec writes it: rows of D (draw) and S (stand) under the columns' keys
  * (`columns` null: one row of marks under its keys). The result maps a key (a row's, then a column's) to true
  * (draw) or false (stand). */
-export function gridTable(columns, rows) {
+export function gridTable(columns, rows, id = keyId) {
   const table = new Map();
   for (const [row, cells] of rows) {
     const marks = cells.split(" ");
     if (columns === null) {
-      row.forEach((key, i) => { if ("DS".includes(marks[i])) table.set(keyId(key), marks[i] === "D"); });
+      row.forEach((key, i) => { if ("DS".includes(marks[i])) table.set(id(key), marks[i] === "D"); });
       continue;
     }
     const line = new Map();
-    columns.forEach((col, i) => { if ("DS".includes(marks[i])) line.set(keyId(col), marks[i] === "D"); });
-    table.set(keyId(row), line);
+    columns.forEach((col, i) => { if ("DS".includes(marks[i])) line.set(id(col), marks[i] === "D"); });
+    table.set(id(row), line);
   }
   return table;
 }
@@ -723,6 +747,23 @@ export class HandReads extends CardGame {
     this.MODULUS = modulus;
     this.soft = soft;
     this.CARD_CLASSES = cardClasses || new Map();
+  }
+
+  /** {code: value} as plain numbers, for a generated fast path (its emitter checked they are exact doubles). */
+  numberValues() {
+    const out = new Map();
+    for (const [code, v] of this.CARD_VALUE) out.set(code, typeof v === "bigint" ? Number(v) : Number(v.n) / Number(v.d));
+    return out;
+  }
+
+  /** The total of some cards in plain numbers (a fast path's; no soft values there). */
+  numberTotal(cards) {
+    const values = this.fastValues || (this.fastValues = this.numberValues());
+    let s = 0;
+    for (let i = 0; i < cards.length; i++) s += values.get(cards[i]);
+    if (!this.MODULUS) return s;
+    const m = Number(this.MODULUS), r = s % m;
+    return r < 0 ? r + m : r;
   }
 
   /** The value of one card; asking for a card that was not dealt is an error. */
@@ -946,6 +987,10 @@ export class Random {
   }
 }
 
+/** What a generated fast path throws when a round is anything but plain: the runtime deals it again on the
+ * exact rule functions, which say what is wrong. A constant, thrown without a stack. */
+export const SLOW = Symbol("deal this round on the exact path");
+
 // ---- a dealt round ------------------------------------------------------------------------------------------------
 
 /** One adjudicated round: each hand's cards, the outcome, the cards used and the steps. */
@@ -993,7 +1038,8 @@ export class DealtRound extends HandReads {
   }
 
   /** Give the game the functions generated from its rules. */
-  rules({ standAll, drawers, outcomeOf, events, bets, betClauses, noValidBets }) {
+  rules({ standAll, drawers, outcomeOf, events, bets, betClauses, noValidBets, dealFast = null }) {
+    this.dealFast = dealFast;
     this.standAll = standAll;
     this.DRAWERS = drawers;
     this.outcomeOf = outcomeOf;
@@ -1031,6 +1077,13 @@ export class DealtRound extends HandReads {
 
   /** The round dealt from `cards[start]` on (canonical codes); cards running out: `ranOut(hand, n)`'s error. */
   dealAt(cards, start, explain = false, ranOut = null) {
+    if (!explain && this.dealFast !== null) {
+      try {
+        return this.dealFast(cards, start);
+      } catch (e) {
+        if (e !== SLOW) throw e;
+      }
+    }
     const r = new Round(this.HANDS);
     const n = cards.length;
     const dealOrder = this.DEAL_ORDER;

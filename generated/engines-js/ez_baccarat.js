@@ -7,8 +7,9 @@
 // play(cards), settle(round, bets), new Table(seed), adjudicate(request), answer(line).
 
 import {
-  DealtRound, EngineError, abs, add, cardAt, count, drawDecision, eq, exactDiv, exactMod, firstCard, floor,
-  frac, ge, gridTable, gt, lastCard, le, loses, lt, main, max, min, mul, ne, neg, paysTo, sub, third,
+  DealtRound, EngineError, Round, SLOW, abs, add, cardAt, count, drawDecision, eq, exactDiv, exactMod,
+  fastKey, firstCard, floor, frac, ge, gridTable, gt, lastCard, le, loses, lt, main, max, min, mul, ne, neg,
+  paysTo, sub, third,
 } from "./croupier_runtime.js";
 
 // ---- the data of the spec ---------------------------------------------------
@@ -234,8 +235,84 @@ export function no_valid_bets(r, bets) {
   return (bets.includes("banker") && bets.includes("player"));
 }
 
+// ---- the fast path: the same rules on plain numbers ------------------------------------------------
+const CV = game.numberValues(), RANK_OF = game.RANK_OF, SUIT_OF = game.SUIT_OF;
+const NO_STEPS = Object.freeze([]);  // a fast round traces nothing
+const fastValue = (card) => { const v = CV.get(card); if (v === undefined) throw SLOW; return v; };
+const fastRank = (card) => { if (card === null) throw SLOW; return RANK_OF.get(card); };
+const fastSuit = (card) => { if (card === null) throw SLOW; return SUIT_OF.get(card); };
+const fastTotal = (cards) => game.numberTotal(cards);
+const fastMod = (a, b) => { const m = a % b; return m < 0 ? m + b : m; };
+
+const FAST_DRAW_PLAYER = gridTable(null, [[[0, 1, 2, 3, 4, 5, 6, 7], "D D D D D D S S"]], fastKey);
+const FAST_DRAW_BANKER_1 = gridTable(null, [[[0, 1, 2, 3, 4, 5, 6, 7], "D D D D D D S S"]], fastKey);
+const FAST_DRAW_BANKER_2 = gridTable([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [
+  [0, "D D D D D D D D D D"],
+  [1, "D D D D D D D D D D"],
+  [2, "D D D D D D D D D D"],
+  [3, "D D D D D D D D S D"],
+  [4, "S S D D D D D D S S"],
+  [5, "S S S S D D D D S S"],
+  [6, "S S S S S S D D S S"],
+  [7, "S S S S S S S S S S"],
+], fastKey);
+
+// The round dealt from cards[start] on, every rule above written out on plain numbers (exact here:
+// card values and constants are multiples of 1/1024 below 2^20, the rules only add, subtract and
+// compare). Anything unusual throws SLOW: the runtime then deals the round on the rule functions.
+export function deal_fast(cards, start) {
+  if (cards.length - start < 4) throw SLOW;
+  // deal player, banker, player, banker [000 §2]
+  const h_player = [cards[start], cards[start + 2]];
+  const h_banker = [cards[start + 1], cards[start + 3]];
+  let pos = start + 4, card, draws;
+  let t_player = fastMod(CV.get(h_player[0]) + CV.get(h_player[1]), 10);
+  let t_banker = fastMod(CV.get(h_banker[0]) + CV.get(h_banker[1]), 10);
+  const f_banker = t_banker;
+  const f_player = t_player;
+  // stand all when natural [001]
+  if (!(((f_player >= 8) || (f_banker >= 8)))) {
+    // draw player by total(player) [000 §7]
+    draws = FAST_DRAW_PLAYER.get(t_player);
+    if (draws === undefined) throw SLOW;
+    if (draws) {
+      if (pos >= cards.length) throw SLOW;
+      card = cards[pos++];
+      h_player.push(card);
+      t_player = fastMod(t_player + CV.get(card), 10);
+    }
+    // draw banker when not drew(player) by total(banker) [000 §14]
+    if ((!(h_player.length > 2))) draws = FAST_DRAW_BANKER_1.get(t_banker);
+    // draw banker when drew(player) by total(banker) × value(third(player)) [003]
+    else if ((h_player.length > 2)) draws = FAST_DRAW_BANKER_2.get(t_banker)?.get(fastValue(third(h_player)));
+    else draws = false;  // no draw table applies: the hand stands
+    if (draws === undefined) throw SLOW;
+    if (draws) {
+      if (pos >= cards.length) throw SLOW;
+      card = cards[pos++];
+      h_banker.push(card);
+      t_banker = fastMod(t_banker + CV.get(card), 10);
+    }
+  }
+  let outcome;
+  // outcome player when total(player) > total(banker) [000 §3]
+  if ((t_player > t_banker)) outcome = "player";
+  // outcome banker when total(banker) > total(player) [000 §3]
+  else if ((t_banker > t_player)) outcome = "banker";
+  // outcome tie when total(player) = total(banker) [000 §3]
+  else if ((t_player === t_banker)) outcome = "tie";
+  else throw SLOW;
+  const r = Object.create(Round.prototype);
+  r.player = h_player;
+  r.banker = h_banker;
+  r.outcome = outcome;
+  r.cards_used = pos - start;
+  r.steps = NO_STEPS;
+  return r;
+}
+
 game.rules({ standAll: stand_all, drawers: DRAWERS, outcomeOf: outcome_of, events: EVENTS, bets: BETS, betClauses: BET_CLAUSES,
-  noValidBets: no_valid_bets });
+  noValidBets: no_valid_bets, dealFast: deal_fast });
 
 export default game;
 
