@@ -289,9 +289,12 @@ class progress_bar:
     def __enter__(self):
         if not self.enabled:
             return None
+        from rich.console import Console
         from rich.progress import Progress
 
-        self.bar = Progress()
+        # the bar draws with the terminal's own controls: it writes to the stream under the escaping one
+        # (`main.terminal_streams`), and holds no text of the spec's
+        self.bar = Progress(console=Console(file=getattr(sys.stdout, "stream", sys.stdout)))
         self.bar.start()
         task = self.bar.add_task(self.state.unit, total=self.state.total, completed=self.state.progress())
         return lambda done: self.bar.update(task, completed=done)
