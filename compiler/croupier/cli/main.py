@@ -189,6 +189,12 @@ def cmd_play(args) -> int:
         return cmd_replay(engine, args.replay)
     if args.jsonl:
         if args.log:
+            from croupier.cli.simulate import output_clash
+
+            clash = output_clash({"--log": args.log}, [args.spec])
+            if clash:
+                print(f"croupier: {clash}", file=sys.stderr)
+                return 2
             try:
                 log = RoundLog(args.log)  # opened before the first line: a log that cannot be written stops here
             except OSError as exc:
