@@ -24,14 +24,13 @@ def register(subparsers) -> None:
 
 
 def cmd_diff(args) -> int:
+    from croupier.cli.simulate import output_clash
     from croupier.diagnostics import render_all
     from croupier.project import project_of
     from croupier.tools.diff.render import render_html, text
     from croupier.tools.diff.report import as_json, diff_versions
     from croupier.tools.diff.rules import UnknownField
     from croupier.tools.diff.versions import VersionError, load_version, pairs
-
-    from croupier.cli.simulate import output_clash
 
     reports = []
     try:

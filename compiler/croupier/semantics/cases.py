@@ -130,7 +130,7 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     also = data.get("also", [])
     if not _names(also):
         bad("`also` must be a list of spec names, e.g. also = [\"other_game\"]", _where(text, rel, None, "also"))
-        also = []
+        return [], diags
     raw_cases = data.get("case", [])
     if not isinstance(raw_cases, list) or not all(isinstance(c, dict) for c in raw_cases):
         bad("`case` must be a list of tables, each written under a [[case]] line", _where(text, rel, None, "case"))
