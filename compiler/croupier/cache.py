@@ -149,11 +149,29 @@ def private_folder() -> Path | None:
         return None
     folder = folder / f"v{FORMAT}"
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_private_folders(folder)
         st = os.lstat(folder)
     except OSError:
         return None
     return folder if _owned(st, stat.S_IFDIR) and not st.st_mode & 0o077 else None
+
+
+def make_private_folders(folder: Path) -> None:
+    """Create `folder` and each missing parent 0700, whatever the umask (a folder that exists is left as
+    it is). Raises OSError."""
+    missing = []
+    step = Path(os.path.abspath(folder))
+    while not os.path.lexists(step):
+        missing.append(step)
+        if step.parent == step:
+            break
+        step = step.parent
+    for made in reversed(missing):
+        try:
+            os.mkdir(made, 0o700)
+        except FileExistsError:
+            continue
+        os.chmod(made, 0o700)  # the umask may have taken bits off 0700 (or left them on: 000 keeps 0700)
 
 
 def _read_owned(path: Path, limit: int = MAX_ENTRY) -> bytes | None:
@@ -207,6 +225,24 @@ def _secret(folder: Path) -> bytes | None:
         return None
     _SECRETS[str(folder)] = data
     return data
+
+
+def sign(kind: str, payload: bytes) -> str | None:
+    """An HMAC-SHA256 of `payload` for data of `kind` kept outside the cache (a checkpoint), made with the
+    cache's secret; None when the cache is off or its secret cannot be trusted."""
+    folder = private_folder()
+    secret = _secret(folder) if folder is not None else None
+    if secret is None:
+        return None
+    return hmac.new(secret, kind.encode("utf-8") + b"\0" + payload, sha256).hexdigest()
+
+
+def verify(kind: str, payload: bytes, mac: str) -> bool | None:
+    """Whether `mac` is `sign(kind, payload)`; None when there is no secret to check it with."""
+    expected = sign(kind, payload)
+    if expected is None:
+        return None
+    return isinstance(mac, str) and hmac.compare_digest(mac.encode("utf-8", "replace"), expected.encode())
 
 
 def _entry(kind: str, key: str) -> tuple[Path, bytes, str] | None:

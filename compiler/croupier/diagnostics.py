@@ -9,7 +9,47 @@ hint, or as JSON for editors.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+
+# what a terminal must never receive raw: C0 controls but tab and line feed, DEL, C1 controls, the
+# bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the zero-width
+# and invisible characters (U+200B-U+200D, U+2060-U+2064, U+FEFF, U+180E, U+00AD)
+UNSAFE_FOR_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+                                 "\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def _escaped(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def terminal_text(text: str) -> str:
+    """`text` as it may reach a terminal: every control, bidirectional or invisible character written as
+    its `\\uXXXX` escape (tab and line feed kept), so that nothing a spec, a case or a request holds can
+    move the cursor, clear the screen or reorder what is shown. The escape is also JSON's own, so JSON
+    output keeps its meaning. The one escaping function of every text written to a terminal."""
+    if UNSAFE_FOR_TERMINAL.search(text) is None:
+        return text
+    return UNSAFE_FOR_TERMINAL.sub(_escaped, text)
+
+
+class TerminalStream:
+    """A text stream that writes everything through `terminal_text` (the command installs it over stdout
+    and stderr); any other attribute is the wrapped stream's."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal_text(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
 
 
 @dataclass(frozen=True)
@@ -85,19 +125,19 @@ class SpecError(Exception):
 def render(diag: Diagnostic, source_text: str | None) -> str:
     """Render one diagnostic as text: header, source line with caret, hint."""
     s = diag.span
-    out = [f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [terminal_text(f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}")]
     if source_text is not None:
         lines = source_text.splitlines()
         if 1 <= s.line <= len(lines):
-            text = lines[s.line - 1].replace("\t", " ")
+            text = terminal_text(lines[s.line - 1].replace("\t", " "))
             width = (s.end_column - s.column) if s.end_line == s.line else len(text) - s.column + 1
             width = max(1, min(width, max(1, len(text) - s.column + 1)))
             gutter = f"{s.line:>4} | "
             out.append(gutter + text)
             out.append(" " * (len(gutter) + s.column - 1) + "^" + "~" * (width - 1))
     if diag.hint:
-        out.append(f"hint: {diag.hint}")
-    out.extend(f"note: {n}" for n in diag.notes)
+        out.append(terminal_text(f"hint: {diag.hint}"))
+    out.extend(terminal_text(f"note: {n}") for n in diag.notes)
     return "\n".join(out)
 
 

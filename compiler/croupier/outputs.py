@@ -12,6 +12,12 @@ a file is deleted only when an earlier build listed it and no spec writes it now
 Entries are handled as paths, never split as text; an entry that leaves the
 output folder, or reaches its file through a symbolic link, is never deleted.
 With no manifest (or an unreadable one) nothing is deleted.
+
+Writing keeps to the same rules (`check_targets`): a build writes a file only through folders that are
+not symbolic links below the output folder, and never replaces a file its manifest does not list (a
+hand-written file where `out` points) unless it already holds the bytes the build writes. An output
+option of a command (`--log`, `--html`, `--checkpoint`) may never name one of the command's inputs
+(`names_an_input`).
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+
+from croupier.reading import open_regular, read_regular
 
 MANIFEST = ".croupier-manifest.json"
 MANIFEST_FORMAT = 1
@@ -38,9 +46,10 @@ class OutputError(Exception):
         super().__init__(f"cannot {action} {self.path}: {self.reason}")
 
 
-def write_atomic(path: Path, data: bytes, sync_folder: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, sync_folder: bool = True, mode: int | None = None) -> None:
     """Write `data` to `path` whole or not at all (temporary file, fsync, `os.replace`); then sync the
-    folder, unless the caller syncs it once after writing many files there (`sync_folders`).
+    folder, unless the caller syncs it once after writing many files there (`sync_folders`). With `mode`,
+    the file gets exactly that mode (a rewritten file keeps its own), else the umask's.
 
     Raises OutputError (with nothing left behind) when the folder or the file cannot be written.
     """
@@ -54,6 +63,8 @@ def write_atomic(path: Path, data: bytes, sync_folder: bool = True) -> None:
     except OSError as exc:
         raise OutputError(path, "write", exc) from None
     try:
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -69,14 +80,81 @@ def write_atomic(path: Path, data: bytes, sync_folder: bool = True) -> None:
         _sync_folder(path.parent)
 
 
-def write_if_changed(path: Path, data: bytes, sync_folder: bool = True) -> bool:
+def names_an_input(output: Path | str, inputs: Iterable[Path | str]) -> Path | None:
+    """The input among `inputs` that the output file `output` is (the same file, through any link or
+    other path), or None. An output that does not exist yet can still name an input by its path."""
+    out = Path(output)
+    try:
+        out_resolved = out.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    for given in inputs:
+        given = Path(given)
+        try:
+            if given.resolve() == out_resolved or out.exists() and given.exists() and os.path.samefile(out, given):
+                return given
+        except (OSError, RuntimeError, ValueError):
+            continue
+    return None
+
+
+def check_targets(out: Path, rels: Iterable[str], listed: Iterable[str]) -> None:
+    """Raise OutputError unless every file `rels` names may be written into `out`: reached through no
+    symbolic link below `out` (a link to a folder elsewhere would take the write out of it), and either
+    absent, listed by the manifest (`listed`: an earlier build wrote it) or a regular file to be left as it is
+    because it holds these bytes already (the caller compares)."""
+    known = set(listed)
+    for rel in rels:
+        step = out
+        parts = PurePosixPath(rel).parts
+        for i, part in enumerate(parts):
+            step = step / part
+            try:
+                mode = os.lstat(step).st_mode
+            except FileNotFoundError:
+                break
+            except NotADirectoryError as exc:  # a file where a folder must go
+                raise OutputError(step.parent, "create the folder", exc) from None
+            except OSError as exc:
+                raise OutputError(step, "write", exc) from None
+            if stat.S_ISLNK(mode):
+                raise OutputError(step, "write through", OSError(errno.ELOOP, "it is a symbolic link: the build "
+                                                                 "writes only inside its output folder"))
+            if i == len(parts) - 1 and rel not in known and not stat.S_ISREG(mode):
+                raise OutputError(step, "write", OSError(errno.EEXIST, "it is there already, and not a regular file"))
+
+
+def foreign_files(out: Path, files: Iterable[tuple[str, bytes]], listed: Iterable[str]) -> list[str]:
+    """The relative paths among `files` that exist in `out` with other bytes and that the manifest (`listed`)
+    does not list: files the build did not write, which it must never overwrite."""
+    known = set(listed)
+    found = []
+    for rel, data in files:
+        if rel in known:
+            continue
+        target = out / rel
+        try:
+            if not os.path.lexists(target):
+                continue
+            with open_regular(target) as f:
+                same = f.read(len(data) + 1) == data
+        except OSError:
+            same = False
+        if not same:
+            found.append(rel)
+    return found
+
+
+def write_if_changed(path: Path, data: bytes, sync_folder: bool = True, mode: int | None = None) -> bool:
     """Write `path` atomically unless it already holds exactly `data`; whether it was written."""
     try:
-        if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
-            return False
+        if path.is_file() and not path.is_symlink():
+            with open_regular(path) as f:
+                if f.read(len(data) + 1) == data:
+                    return False
     except OSError as exc:
         raise OutputError(path, "read", exc) from None
-    write_atomic(path, data, sync_folder)
+    write_atomic(path, data, sync_folder, mode)
     return True
 
 
@@ -135,7 +213,7 @@ def read_manifest(out: Path) -> list[str] | None:
     try:
         if path.is_symlink() or not path.is_file():
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), list):

@@ -7,14 +7,13 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "d5481071b7fc03e9"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "c3b8397bcc748c13"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
 import math
 import operator
 import random
-import sys
 import weakref
 from decimal import Decimal
 from fractions import Fraction
@@ -54,6 +53,41 @@ def num_json(x: Fraction | int) -> int | str:
     if x.denominator == 1:
         return x.numerator
     return number_text(x)
+
+
+MAX_NUMBER_DIGITS = 40  # digits of a number read back from a log or a reference case (no exponent is expanded)
+NUMBER_TEXT = None  # the compiled pattern of `bounded_fraction`, built on first use
+
+
+def bounded_fraction(value):
+    """An exact number read back (a logged or expected value): an int, a Decimal or a text such as `-12`,
+    `10.5` or `1/3` with at most MAX_NUMBER_DIGITS digits in each part, as a Fraction; None for anything else.
+
+    No exponent is expanded: `"1e999999999"` (or a Decimal of that size) is not a number here, so reading it
+    cannot hang on a power of ten of a billion digits.
+    """
+    global NUMBER_TEXT
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value) if abs(value) < 10 ** MAX_NUMBER_DIGITS else None
+    if not isinstance(value, str):
+        if type(value).__name__ != "Decimal" or not value.is_finite():
+            return None
+        if abs(value.adjusted()) > MAX_NUMBER_DIGITS or len(value.as_tuple().digits) > 2 * MAX_NUMBER_DIGITS:
+            return None
+        return Fraction(value)
+    if NUMBER_TEXT is None:
+        import re
+
+        d = f"[0-9]{{1,{MAX_NUMBER_DIGITS}}}"
+        NUMBER_TEXT = re.compile(rf"-?{d}(?:\.{d}|/{d})?")
+    if len(value) > 3 * MAX_NUMBER_DIGITS or NUMBER_TEXT.fullmatch(value) is None:
+        return None
+    try:
+        return Fraction(value)
+    except ZeroDivisionError:
+        return None
 
 
 # ---- croupier/runtime/errors.py ------------------------------------------------------------------
@@ -501,8 +535,25 @@ class HandReads(CardGame):
 # ---- croupier/runtime/jsonl.py -------------------------------------------------------------------
 # The JSON Lines loop, one answer per request line, errors included; and what every engine offers.
 
+MAX_LINE_BYTES = 1_000_000  # a request line's bytes (`play --jsonl --max-line-bytes` raises it)
+READ_CHUNK = 1 << 16  # the bytes of an oversized line read at a time while it is skipped
+
+
+def unique_object(pairs):
+    """A JSON object from its (key, value) pairs; a key given twice is an EngineError naming it
+    (`{"banker": 100, "banker": 5}` would otherwise keep the last)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise EngineError(f"the key {json_text(key)!r} is given twice in one object")
+            seen.add(key)
+    return out
+
+
 # One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
-REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
+REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal, object_pairs_hook=unique_object)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
 ASCII_ENCODER = json.JSONEncoder()
 
@@ -511,6 +562,8 @@ def read_json(text):
     """One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError."""
     try:
         return REQUEST_DECODER.decode(text)
+    except EngineError:  # a key given twice (`unique_object`)
+        raise
     except ValueError as exc:
         raise EngineError(f"not JSON: {exc}") from None
     except RecursionError:
@@ -577,15 +630,52 @@ class JsonLinesGame:
         """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
         return answer_line(self.adjudicate, line)
 
-    def run_jsonl(self, lines, write):
-        """Answer every line of a stream, in order, in constant memory."""
-        if lines is sys.stdin and hasattr(lines, "reconfigure"):
-            lines.reconfigure(errors="replace")  # a line of invalid UTF-8 is answered, not fatal
+    def run_jsonl(self, lines, write, max_line_bytes=MAX_LINE_BYTES):
+        """Answer every line of a stream, in order, in constant memory; a line longer than
+        `max_line_bytes` is answered with an error, read in chunks and never held whole."""
         adjudicate = self.adjudicate
-        for line in lines:
-            if line.endswith("\n"):
-                line = line[:-1]
+        for line in bounded_lines(lines, max_line_bytes):
+            if line is None:
+                write(ASCII_ENCODER.encode(too_long(max_line_bytes)) + "\n")
+                continue
             write(answer_line(adjudicate, line) + "\n")
+
+
+def too_long(max_line_bytes):
+    """The answer to a request line longer than the bound."""
+    return {"error": f"the request line is longer than {max_line_bytes:,} bytes (the bound of a line; "
+                     "`croupier play --jsonl --max-line-bytes N` raises it)"}
+
+
+def bounded_lines(lines, max_line_bytes=MAX_LINE_BYTES):
+    """The lines of a stream without their newline, None in place of each line longer than `max_line_bytes`.
+
+    A text stream over bytes (stdin, an open file) is read from its bytes, at most one byte past the bound
+    of a line at a time: an oversized line is skipped in chunks, never held whole. Bytes that are not
+    UTF-8 are replaced, so the line is answered rather than fatal. Any other iterable of text is taken
+    line by line and measured in UTF-8.
+    """
+    raw = getattr(lines, "buffer", None)
+    if raw is None or not hasattr(raw, "readline"):
+        for line in lines:
+            line = line[:-1] if line.endswith("\n") else line
+            yield None if len(line.encode("utf-8", "surrogatepass")) > max_line_bytes else line
+        return
+    readline = raw.readline
+    while True:
+        data = readline(max_line_bytes + 2)  # the line, its \r\n, and one byte to see it is longer
+        if not data:
+            return
+        body = data[:-1] if data.endswith(b"\n") else data
+        body = body[:-1] if body.endswith(b"\r") else body
+        if len(body) <= max_line_bytes:
+            yield body.decode("utf-8", "replace")
+            continue
+        while not data.endswith(b"\n"):  # skip the rest of the oversized line
+            data = readline(READ_CHUNK)
+            if not data:
+                break
+        yield None
 
 
 # ---- croupier/runtime/shoe.py --------------------------------------------------------------------
@@ -695,6 +785,8 @@ class Shoe:
 # ---- croupier/runtime/table.py -------------------------------------------------------------------
 # A table dealing a shoe round by round, with squeeze, valid bets and voids.
 
+MAX_DECKS = 64  # decks a table's shoe may hold (`Table(decks=…)`): the bound of an exact analysis too
+MAX_SEED_CHARS = 1000  # a text seed's length (a whole number seed is any int)
 MAX_SETTLED = 256  # sets of stakes whose settlements by settle key a game keeps (`settled_for`)
 
 
@@ -870,6 +962,12 @@ class Table:
 
     def __init__(self, seed=None, room=None, decks=None):
         game = self.game
+        if decks is not None and (type(decks) is not int or not 1 <= decks <= MAX_DECKS):
+            raise InvalidTable(f"decks must be a whole number from 1 to {MAX_DECKS}, not {json_text(decks)}")
+        if isinstance(seed, bool) or seed is not None and not isinstance(seed, (int, str, bytes)):
+            raise InvalidTable(f"a seed is a whole number or a text, not {kind_of(seed)}")
+        if isinstance(seed, (str, bytes)) and len(seed) > MAX_SEED_CHARS:
+            raise InvalidTable(f"a seed is at most {MAX_SEED_CHARS} characters long")
         if room is not None and check_name(room, "the room", InvalidBet) not in game.ROOMS:
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(game.ROOMS) or 'none'}")
         self.shoe = game.Shoe(seed, decks)
@@ -1099,7 +1197,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         """What each bet returns, stake included (0 when lost), for an adjudicated round."""
         known = self.BETS
         out = {}
-        for name, stake in bets.items():
+        for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
             pay = known.get(name) if isinstance(name, str) else None
             if pay is None:
                 raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(known)}")
@@ -1150,7 +1248,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         if limits is None:
             known = ", ".join(self.ROOMS) or "none"
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
-        for name, stake in bets.items():
+        for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
             if name not in limits:
                 continue
             low, high = limits[name]

@@ -267,6 +267,7 @@ def test_a_build_killed_while_writing_leaves_the_old_file_whole(tmp_path):
     engine = out / "engines" / "baccarat.py"
     engine.parent.mkdir(parents=True)
     engine.write_bytes(b"# the old engine\n" * 100)
+    (out / MANIFEST).write_text(outputs.manifest_text(["engines/baccarat.py"]), encoding="utf-8")  # a build's
     script = (
         "import os, signal, sys\n"
         "from croupier.cli.main import main\n"

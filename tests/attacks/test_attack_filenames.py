@@ -10,8 +10,8 @@ blanked, are exactly the modules generated from the plain spec: the payload is o
 from __future__ import annotations
 
 import ast
-import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +93,8 @@ def test_the_engine_of_a_hostile_file_name_is_the_plain_engine_plus_text(marker,
 def test_build_and_conformance_test_of_a_hostile_file_name(marker, tmp_path, capsys):
     """Every payload at once in one path (each a folder of the next), built into a hostile --out, in a
     project whose reference cases are this repository's."""
-    (tmp_path / "croupier.toml").write_text(f"cases = {json.dumps(str(ROOT / 'tests' / 'cases'))}\n", encoding="utf-8")
+    shutil.copytree(ROOT / "tests" / "cases", tmp_path / "cases")  # `cases` lies inside its project
+    (tmp_path / "croupier.toml").write_text('cases = "cases"\n', encoding="utf-8")
     name = "/".join(file_payloads(marker))
     spec = spec_at(tmp_path / "specs", name)
     out = Path(f"{tmp_path}/out/{file_payloads(marker)[-4]}/generated")

@@ -24,6 +24,7 @@ def register(subparsers) -> None:
 
 
 def cmd_diff(args) -> int:
+    from croupier.cli.simulate import output_clash
     from croupier.diagnostics import render_all
     from croupier.project import project_of
     from croupier.tools.diff.render import render_html, text
@@ -33,7 +34,13 @@ def cmd_diff(args) -> int:
 
     reports = []
     try:
-        for old_side, new_side in pairs(args.old, args.new):
+        sides = pairs(args.old, args.new)
+        clash = output_clash({"--html": args.html}, [args.old, args.new, *(side[0] for pair in sides for side in pair
+                                                                          if side is not None)])
+        if clash:
+            print(f"croupier: {clash}", file=sys.stderr)
+            return 2
+        for old_side, new_side in sides:
             if old_side is None or new_side is None:
                 side = new_side or old_side
                 reports.append({"old": str(old_side[0]) if old_side else "(none)",

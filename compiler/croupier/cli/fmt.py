@@ -2,13 +2,17 @@
 
 A SPEC is a `.rules` file or a folder (every `.rules` file in it, sorted); without
 one, every spec of the project of the current folder. Files are rewritten
-atomically and only when their layout changes. `--check` writes nothing and exits
+atomically and only when their layout changes, as the user left them: a symbolic link is
+written through (the file it names is formatted, the link kept), the file keeps its mode, and
+a read-only file or one with several hard links (a rewrite would break them) is refused. `--check` writes nothing and exits
 1 when a spec is not in its canonical layout (for CI). A spec with syntax errors
 gets its diagnostics and is left alone (exit 1).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -32,6 +36,23 @@ def spec_files(args_specs: list[str]) -> list[Path]:
         path = Path(name)
         out.extend(sorted(path.glob("*.rules")) if path.is_dir() else [path])
     return out
+
+
+def writable_spec(path: Path) -> tuple[Path, str | None]:
+    """(the file to write for the spec `path`: the one a symbolic link names, why it may not be rewritten
+    or None)."""
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except OSError as exc:
+        return target, f"cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISREG(st.st_mode):
+        return target, "is not a regular file"
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return target, "is read-only (chmod u+w to let fmt rewrite it)"
+    if st.st_nlink > 1:
+        return target, f"has {st.st_nlink} hard links, which a rewrite would break"
+    return target, None
 
 
 def cmd_fmt(args) -> int:
@@ -68,8 +89,17 @@ def cmd_fmt(args) -> int:
             print(f"would reformat {shown}", file=sys.stderr)
             status = 1
             continue
+        target, refused = writable_spec(path)
+        if refused:
+            print(f"croupier: {shown}: {refused}; left as it is", file=sys.stderr)
+            status = 1
+            continue
         try:
-            write_if_changed(path, result.encode("utf-8"))
+            write_if_changed(target, result.encode("utf-8"), mode=stat.S_IMODE(os.stat(target).st_mode))
+        except OSError as exc:
+            print(f"croupier: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+            continue
         except OutputError as exc:
             print(f"croupier: {exc}", file=sys.stderr)
             status = 1

@@ -3,17 +3,20 @@
 Writes the configuration (`croupier.toml`), a starter spec that cites a source and states
 an assumption, its reference cases (worked by hand), a README saying how to build and test,
 and a `pytest.ini`, so that `croupier build` then `python -m pytest` pass at once. The files
-come from the templates in `scaffold/` (package data). Nothing is ever overwritten: if one
-of the files exists, nothing is written and the command exits with status 2.
+come from the templates in `scaffold/` (package data). All or nothing: if one of the files (or a
+folder it goes in) exists as something else, or the folder's `pyproject.toml` already configures Croupier
+(a `croupier.toml` would silently shadow it), nothing is written and the command exits with status 2; if
+a write fails half-way, the files and folders written so far are removed again.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from string import Template
 
-from croupier.project import CONFIG, DEFAULT_LANGUAGES, LANGUAGE_TAG
+from croupier.project import CONFIG, DEFAULT_LANGUAGES, LANGUAGE_TAG, PYPROJECT, ProjectError, unknown_language
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 GAME = "high_total"
@@ -75,6 +78,41 @@ def render(template: str, folder: Path, languages: list[str]) -> str:
     return Template((SCAFFOLD / template).read_text(encoding="utf-8")).substitute(values)
 
 
+def _folders(folder: Path, rel: str) -> list[Path]:
+    """The folders the file `rel` goes in, from the project folder down (the project folder included)."""
+    parts = Path(rel).parts[:-1]
+    return [folder] + [folder.joinpath(*parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _configured(pyproject: Path) -> str | None:
+    """What a folder's pyproject.toml says of Croupier when it configures it already, else None."""
+    if not pyproject.is_file():
+        return None
+    from croupier.project import folder_config
+
+    try:
+        found = folder_config(pyproject.parent)
+    except ProjectError as exc:
+        return f"{pyproject} cannot be read ({exc})"
+    if found is not None and found[0].name == PYPROJECT:
+        return f"{pyproject} configures Croupier already ([tool.croupier])"
+    return None
+
+
+def _undo(written: list[Path], made: list[Path]) -> None:
+    """Remove the files an interrupted init wrote and the folders it made (those still empty), newest first."""
+    for path in reversed(written):
+        try:
+            path.unlink()
+        except OSError:
+            pass
+    for path in sorted(made, key=lambda p: len(p.parts), reverse=True):
+        try:
+            path.rmdir()
+        except OSError:
+            pass
+
+
 def cmd_init(args) -> int:
     from croupier.outputs import OutputError, write_atomic
 
@@ -88,17 +126,37 @@ def cmd_init(args) -> int:
     if folder.exists() and not folder.is_dir():
         print(f"croupier: {folder} exists and is not a folder", file=sys.stderr)
         return 2
+    unknown = [why for why in map(unknown_language, languages) if why]
+    if unknown:
+        print(f"croupier: --languages: {unknown[0]}", file=sys.stderr)
+        return 2
     existing = [rel for rel in FILES if (folder / rel).exists() or (folder / rel).is_symlink()]
     if existing:
         print(f"croupier: init would overwrite {', '.join(str(folder / rel) for rel in existing)}; nothing written "
               "(init a new folder, or move these files away)", file=sys.stderr)
         return 2
+    blocked = sorted({str(step) for rel in FILES for step in _folders(folder, rel)
+                      if os.path.lexists(step) and not step.is_dir()})
+    if blocked:
+        print(f"croupier: init needs a folder where {', '.join(blocked)} is a file; nothing written "
+              "(init a new folder, or move it away)", file=sys.stderr)
+        return 2
+    shadowed = _configured(folder / PYPROJECT)
+    if shadowed:
+        print(f"croupier: {shadowed}; nothing written (a {CONFIG} would shadow it)", file=sys.stderr)
+        return 2
     texts = {rel: render(template, folder.resolve(), languages) for rel, template in FILES.items()}
+    made = [step for rel in FILES for step in _folders(folder, rel) if not os.path.lexists(step)]
+    written: list[Path] = []
     try:
         for rel, text in texts.items():
             write_atomic(folder / rel, text.encode("utf-8"))
-    except OutputError as exc:
-        print(f"croupier: {exc}", file=sys.stderr)
+            written.append(folder / rel)
+    except (OutputError, KeyboardInterrupt) as exc:
+        _undo(written, made)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        print(f"croupier: {exc}; nothing is left written", file=sys.stderr)
         return 1
     print(f"croupier: a new project in {folder}: {', '.join(FILES)}")
     steps = "" if folder.resolve() == Path.cwd().resolve() else f"cd {folder} && "

@@ -8,6 +8,7 @@ the current folder. Only this layer prints and exits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import sys
@@ -17,6 +18,7 @@ from croupier import __version__
 from croupier.cli import analyze, diff, fmt, init, simulate
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
+from croupier.runtime.jsonl import MAX_LINE_BYTES
 
 
 class UsageError(Exception):
@@ -174,9 +176,7 @@ def load_game_engine(spec: str):
 def cmd_play(args) -> int:
     if args.jsonl and not (args.log or args.replay):  # only the engine answers: it may come from the disk cache
         engine = compiled_or_exit(args.spec, model=False).engine
-        if hasattr(sys.stdin, "reconfigure"):
-            sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
-        engine.run_jsonl(sys.stdin, sys.stdout.write)
+        engine.run_jsonl(sys.stdin, sys.stdout.write, args.max_line_bytes)
         return 0
     from croupier.tools.explain import explain_hand, explain_round, explain_table
     from croupier.tools.replay import RoundLog, answer_and_log
@@ -188,16 +188,20 @@ def cmd_play(args) -> int:
     if args.replay:
         return cmd_replay(engine, args.replay)
     if args.jsonl:
-        if hasattr(sys.stdin, "reconfigure"):
-            sys.stdin.reconfigure(errors="replace")  # a line of invalid UTF-8 gets an answer, not a traceback
         if args.log:
+            from croupier.cli.simulate import output_clash
+
+            clash = output_clash({"--log": args.log}, [args.spec])
+            if clash:
+                print(f"croupier: {clash}", file=sys.stderr)
+                return 2
             try:
                 log = RoundLog(args.log)  # opened before the first line: a log that cannot be written stops here
             except OSError as exc:
                 print(f"croupier: cannot write the log {args.log}: {exc.strerror or exc}", file=sys.stderr)
                 return 2
             try:
-                answer_and_log(engine, sys.stdin, sys.stdout.write, log)
+                answer_and_log(engine, sys.stdin, sys.stdout.write, log, args.max_line_bytes)
             finally:
                 log.commit()
             if log.error is not None:
@@ -205,7 +209,7 @@ def cmd_play(args) -> int:
                       file=sys.stderr)
                 return 1
         else:
-            engine.run_jsonl(sys.stdin, sys.stdout.write)
+            engine.run_jsonl(sys.stdin, sys.stdout.write, args.max_line_bytes)
         return 0
     try:
         if args.hand is not None:
@@ -264,6 +268,16 @@ def cmd_replay(engine, path: str) -> int:
         print(p)
     print(f"croupier: {checked} round(s) replayed, {len(problems)} mismatch(es)", file=sys.stderr)
     return 1 if problems else 0
+
+
+MAX_LINE_BYTES_CEILING = 1 << 30  # the most `--max-line-bytes` may raise it to
+
+
+def _line_bytes(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_LINE_BYTES_CEILING:
+        raise argparse.ArgumentTypeError(f"the longest line is a whole number of bytes from 1 to "
+                                         f"{MAX_LINE_BYTES_CEILING:,}, not {text!r}")
+    return int(text)
 
 
 def _jobs(text: str) -> int:
@@ -330,6 +344,9 @@ def _register_play(sub) -> None:
     pl.add_argument("--json", action="store_true", help="print the result as JSON")
     pl.add_argument("--jsonl", action="store_true", help="read requests as JSON Lines on stdin")
     pl.add_argument("--log", help="with --jsonl: also write each answered round as a JSON Lines round record")
+    pl.add_argument("--max-line-bytes", type=_line_bytes, default=MAX_LINE_BYTES, metavar="N",
+                    help=f"with --jsonl: the longest request line, in bytes (default {MAX_LINE_BYTES:,}); a longer "
+                         "line is answered with an error")
     pl.add_argument("--replay", metavar="LOG", help="adjudicate a round log again and report every mismatch")
     pl.set_defaults(func=cmd_play)
 
@@ -337,7 +354,27 @@ def _register_play(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser().parse_args(argv)
+    with terminal_streams():
+        args = parser().parse_args(argv)
+        return _run(args)
+
+
+@contextlib.contextmanager
+def terminal_streams():
+    """stdout and stderr written through `diagnostics.terminal_text` while a command runs: no control,
+    bidirectional or invisible character of a spec, a case, a file name or a request reaches the terminal
+    raw (JSON output keeps its meaning: the escapes are JSON's own)."""
+    from croupier.diagnostics import TerminalStream
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalStream(sys.stdout), TerminalStream(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except SpecError as exc:  # an internal error found while emitting, shown as a diagnostic

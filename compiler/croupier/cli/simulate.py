@@ -58,6 +58,17 @@ def game_engine(spec: str):
     return compiled(spec)[:3]
 
 
+def output_clash(outputs: dict[str, str | None], inputs: list) -> str | None:
+    """Why an output option names one of the command's inputs (the spec, a base, a checkpoint), or None."""
+    from croupier.outputs import names_an_input
+
+    for option, value in outputs.items():
+        if value and (found := names_an_input(value, inputs)) is not None:
+            return f"{option} {value} names {found}, an input of this command: nothing would be left to read; " \
+                   "give another file"
+    return None
+
+
 class Refused(Exception):
     """Options this run cannot take: the message, exit 2."""
 
@@ -126,6 +137,14 @@ def cmd_simulate(args) -> int:
     from croupier.tools import simulate as sim
     from croupier.tools.replay import RoundLog
 
+    if args.scheduler:  # a bad address is refused at once, before anything is compiled
+        from croupier.tools.cluster import ClusterError, scheduler_endpoint
+
+        try:
+            scheduler_endpoint(args.scheduler)
+        except ClusterError as exc:
+            print(f"croupier: {exc}", file=sys.stderr)
+            return 2
     if not 1 <= args.workers <= sim.MAX_WORKERS:
         print(f"croupier: --jobs must be between 1 and {sim.MAX_WORKERS}", file=sys.stderr)
         return 2
@@ -149,6 +168,11 @@ def cmd_simulate(args) -> int:
 
     game, source, engine, texts = compiled(args.spec)
     digest = source_digest(source)
+    clash = output_clash({"--log": args.log, "--checkpoint": args.checkpoint},
+                         [args.spec, *(path for path, _text in texts.sources), *([args.resume] if args.resume else [])])
+    if clash:
+        print(f"croupier: {clash}", file=sys.stderr)
+        return 2
     try:
         state = plan(args, game, engine, texts, digest)
     except Refused as exc:
@@ -289,9 +313,12 @@ class progress_bar:
     def __enter__(self):
         if not self.enabled:
             return None
+        from rich.console import Console
         from rich.progress import Progress
 
-        self.bar = Progress()
+        # the bar draws with the terminal's own controls: it writes to the stream under the escaping one
+        # (`main.terminal_streams`), and holds no text of the spec's
+        self.bar = Progress(console=Console(file=getattr(sys.stdout, "stream", sys.stdout)))
         self.bar.start()
         task = self.bar.add_task(self.state.unit, total=self.state.total, completed=self.state.progress())
         return lambda done: self.bar.update(task, completed=done)

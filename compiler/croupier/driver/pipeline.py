@@ -10,6 +10,7 @@ and gets the default languages.
 
 from __future__ import annotations
 
+import errno
 import gc
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,8 +20,20 @@ from pathlib import Path
 from croupier.backends.cards.i18n import has_catalog, locale_name
 from croupier.diagnostics import Span, error
 from croupier.driver.compile import Compiled, Level, card_mathematics, compile_spec, languages_of
-from croupier.outputs import MANIFEST, leftovers, manifest_text, prune, read_manifest, sync_folders, write_if_changed
+from croupier.outputs import (
+    MANIFEST,
+    OutputError,
+    check_targets,
+    foreign_files,
+    leftovers,
+    manifest_text,
+    prune,
+    read_manifest,
+    sync_folders,
+    write_if_changed,
+)
 from croupier.project import Project, find_project, project_of
+from croupier.reading import open_regular
 
 __all__ = ["Compiled", "card_mathematics", "compile_all", "default_specs", "language_notes", "stale", "write_artefacts"]
 
@@ -166,6 +179,15 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
     rels = sorted(rel for r in results for rel in r.artefacts)
     files = [(out / rel, text) for r in results for rel, text in sorted(r.artefacts.items())]
     written, changed = [target for target, _text in files], []
+    before = read_manifest(out) or []
+    check_targets(out, [*rels, MANIFEST], before)
+    foreign = foreign_files(out, [(rel, encoded(text)) for r in results for rel, text in r.artefacts.items()], before)
+    if foreign:
+        raise OutputError(out / foreign[0], "overwrite", OSError(
+            errno.EEXIST, f"the build did not write it (its manifest, {MANIFEST}, does not list it){_more(foreign)}; "
+            "move it away, or point `out` at a folder of its own"))
+    if set(rels) - set(before):  # listed before they are written: a build stopped half-way still owns them
+        write_if_changed(out / MANIFEST, manifest_text({*before, *rels}).encode("utf-8"))
     try:
         _write_all(files, changed)
     finally:
@@ -178,6 +200,10 @@ def write_artefacts(results: list[Compiled], out: Path, full: bool = False) -> t
         listed = sorted(set(rels) | set(read_manifest(out) or []))
     write_if_changed(out / MANIFEST, manifest_text(listed).encode("utf-8"))
     return written, removed
+
+
+def _more(foreign: list[str]) -> str:
+    return f" (and {len(foreign) - 1} more file(s) the build would write)" if len(foreign) > 1 else ""
 
 
 WRITERS = 8  # files written at once: each waits on its own fsync, which lets the others run
@@ -224,8 +250,11 @@ def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
         try:
             if not target.exists():
                 problems.append(f"{target}: missing")
-            elif target.read_bytes() != data:
-                problems.append(f"{target}: differs from what `croupier build` writes")
+            else:
+                with open_regular(target) as f:  # a FIFO or a device is refused, never waited on
+                    same = f.read(len(data) + 1) == data
+                if not same:
+                    problems.append(f"{target}: differs from what `croupier build` writes")
         except OSError as exc:
             problems.append(f"{target}: cannot be read ({exc.strerror or exc})")
     if full:

@@ -192,7 +192,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         """What each bet returns, stake included (0 when lost), for an adjudicated round."""
         known = self.BETS
         out = {}
-        for name, stake in bets.items():
+        for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
             pay = known.get(name) if isinstance(name, str) else None
             if pay is None:
                 raise InvalidBet(f"unknown bet {json_text(name)!r}; this game's bets are {', '.join(known)}")
@@ -243,7 +243,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
         if limits is None:
             known = ", ".join(self.ROOMS) or "none"
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
-        for name, stake in bets.items():
+        for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
             if name not in limits:
                 continue
             low, high = limits[name]

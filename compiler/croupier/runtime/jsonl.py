@@ -8,7 +8,6 @@ engine the errors and the input layer by the same names.
 """
 
 import json
-import sys
 from decimal import Decimal
 
 from croupier.runtime.errors import (
@@ -23,8 +22,25 @@ from croupier.runtime.errors import (
 from croupier.runtime.numbers import num_json
 from croupier.runtime.requests import check_name, check_object, json_text, kind_of, parse_money
 
+MAX_LINE_BYTES = 1_000_000  # a request line's bytes (`play --jsonl --max-line-bytes` raises it)
+READ_CHUNK = 1 << 16  # the bytes of an oversized line read at a time while it is skipped
+
+
+def unique_object(pairs):
+    """A JSON object from its (key, value) pairs; a key given twice is an EngineError naming it
+    (`{"banker": 100, "banker": 5}` would otherwise keep the last)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise EngineError(f"the key {json_text(key)!r} is given twice in one object")
+            seen.add(key)
+    return out
+
+
 # One decoder and one encoder for every line (json.loads/json.dumps with options build new ones each call).
-REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal)
+REQUEST_DECODER = json.JSONDecoder(parse_float=Decimal, object_pairs_hook=unique_object)
 ANSWER_ENCODER = json.JSONEncoder(ensure_ascii=False)
 ASCII_ENCODER = json.JSONEncoder()
 
@@ -33,6 +49,8 @@ def read_json(text):
     """One JSON value from a line of input; not JSON, or nested too deeply, is an EngineError."""
     try:
         return REQUEST_DECODER.decode(text)
+    except EngineError:  # a key given twice (`unique_object`)
+        raise
     except ValueError as exc:
         raise EngineError(f"not JSON: {exc}") from None
     except RecursionError:
@@ -99,12 +117,49 @@ class JsonLinesGame:
         """The JSON answer to one request line; bad input gives {"error": …}, never an exception."""
         return answer_line(self.adjudicate, line)
 
-    def run_jsonl(self, lines, write):
-        """Answer every line of a stream, in order, in constant memory."""
-        if lines is sys.stdin and hasattr(lines, "reconfigure"):
-            lines.reconfigure(errors="replace")  # a line of invalid UTF-8 is answered, not fatal
+    def run_jsonl(self, lines, write, max_line_bytes=MAX_LINE_BYTES):
+        """Answer every line of a stream, in order, in constant memory; a line longer than
+        `max_line_bytes` is answered with an error, read in chunks and never held whole."""
         adjudicate = self.adjudicate
-        for line in lines:
-            if line.endswith("\n"):
-                line = line[:-1]
+        for line in bounded_lines(lines, max_line_bytes):
+            if line is None:
+                write(ASCII_ENCODER.encode(too_long(max_line_bytes)) + "\n")
+                continue
             write(answer_line(adjudicate, line) + "\n")
+
+
+def too_long(max_line_bytes):
+    """The answer to a request line longer than the bound."""
+    return {"error": f"the request line is longer than {max_line_bytes:,} bytes (the bound of a line; "
+                     "`croupier play --jsonl --max-line-bytes N` raises it)"}
+
+
+def bounded_lines(lines, max_line_bytes=MAX_LINE_BYTES):
+    """The lines of a stream without their newline, None in place of each line longer than `max_line_bytes`.
+
+    A text stream over bytes (stdin, an open file) is read from its bytes, at most one byte past the bound
+    of a line at a time: an oversized line is skipped in chunks, never held whole. Bytes that are not
+    UTF-8 are replaced, so the line is answered rather than fatal. Any other iterable of text is taken
+    line by line and measured in UTF-8.
+    """
+    raw = getattr(lines, "buffer", None)
+    if raw is None or not hasattr(raw, "readline"):
+        for line in lines:
+            line = line[:-1] if line.endswith("\n") else line
+            yield None if len(line.encode("utf-8", "surrogatepass")) > max_line_bytes else line
+        return
+    readline = raw.readline
+    while True:
+        data = readline(max_line_bytes + 2)  # the line, its \r\n, and one byte to see it is longer
+        if not data:
+            return
+        body = data[:-1] if data.endswith(b"\n") else data
+        body = body[:-1] if body.endswith(b"\r") else body
+        if len(body) <= max_line_bytes:
+            yield body.decode("utf-8", "replace")
+            continue
+        while not data.endswith(b"\n"):  # skip the rest of the oversized line
+            data = readline(READ_CHUNK)
+            if not data:
+                break
+        yield None

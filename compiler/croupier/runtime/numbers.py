@@ -33,3 +33,38 @@ def num_json(x: Fraction | int) -> int | str:
     if x.denominator == 1:
         return x.numerator
     return number_text(x)
+
+
+MAX_NUMBER_DIGITS = 40  # digits of a number read back from a log or a reference case (no exponent is expanded)
+NUMBER_TEXT = None  # the compiled pattern of `bounded_fraction`, built on first use
+
+
+def bounded_fraction(value):
+    """An exact number read back (a logged or expected value): an int, a Decimal or a text such as `-12`,
+    `10.5` or `1/3` with at most MAX_NUMBER_DIGITS digits in each part, as a Fraction; None for anything else.
+
+    No exponent is expanded: `"1e999999999"` (or a Decimal of that size) is not a number here, so reading it
+    cannot hang on a power of ten of a billion digits.
+    """
+    global NUMBER_TEXT
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value) if abs(value) < 10 ** MAX_NUMBER_DIGITS else None
+    if not isinstance(value, str):
+        if type(value).__name__ != "Decimal" or not value.is_finite():
+            return None
+        if abs(value.adjusted()) > MAX_NUMBER_DIGITS or len(value.as_tuple().digits) > 2 * MAX_NUMBER_DIGITS:
+            return None
+        return Fraction(value)
+    if NUMBER_TEXT is None:
+        import re
+
+        d = f"[0-9]{{1,{MAX_NUMBER_DIGITS}}}"
+        NUMBER_TEXT = re.compile(rf"-?{d}(?:\.{d}|/{d})?")
+    if len(value) > 3 * MAX_NUMBER_DIGITS or NUMBER_TEXT.fullmatch(value) is None:
+        return None
+    try:
+        return Fraction(value)
+    except ZeroDivisionError:
+        return None

@@ -12,6 +12,8 @@ from croupier.runtime.errors import EngineError, InvalidBet, InvalidCards, Inval
 from croupier.runtime.numbers import num_json
 from croupier.runtime.requests import check_name, check_object, json_text, kind_of, parse_money
 
+MAX_DECKS = 64  # decks a table's shoe may hold (`Table(decks=…)`): the bound of an exact analysis too
+MAX_SEED_CHARS = 1000  # a text seed's length (a whole number seed is any int)
 MAX_SETTLED = 256  # sets of stakes whose settlements by settle key a game keeps (`settled_for`)
 
 
@@ -187,6 +189,12 @@ class Table:
 
     def __init__(self, seed=None, room=None, decks=None):
         game = self.game
+        if decks is not None and (type(decks) is not int or not 1 <= decks <= MAX_DECKS):
+            raise InvalidTable(f"decks must be a whole number from 1 to {MAX_DECKS}, not {json_text(decks)}")
+        if isinstance(seed, bool) or seed is not None and not isinstance(seed, (int, str, bytes)):
+            raise InvalidTable(f"a seed is a whole number or a text, not {kind_of(seed)}")
+        if isinstance(seed, (str, bytes)) and len(seed) > MAX_SEED_CHARS:
+            raise InvalidTable(f"a seed is at most {MAX_SEED_CHARS} characters long")
         if room is not None and check_name(room, "the room", InvalidBet) not in game.ROOMS:
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {', '.join(game.ROOMS) or 'none'}")
         self.shoe = game.Shoe(seed, decks)

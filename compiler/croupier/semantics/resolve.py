@@ -19,7 +19,8 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from croupier.diagnostics import Diagnostic
+from croupier.diagnostics import Diagnostic, Span, error
+from croupier.project import ProjectError, project_of
 from croupier.semantics import model, resolve_bets, resolve_cards, resolve_round, resolve_seats, resolve_table
 from croupier.semantics.resolve_checks import (
     apply_tiebreaks,
@@ -102,6 +103,7 @@ class Loader:
     """
 
     def __init__(self) -> None:
+        self.root: Path | None = None  # the project's root: a spec or base resolving outside it is not read
         self.sources: dict[str, str] = {}
         self._games: dict[str, tuple[model.Game | None, list[Diagnostic]]] = {}
         self.loading: list[Path] = []  # the specs being resolved, outermost first (to name a cycle)
@@ -116,7 +118,8 @@ class Loader:
             return self._games[key]
         real = self.opened[key] = str(opened) if opened is not None else self.opened.get(key, key)
         if text is None:
-            text, problem = read_spec(real)
+            problem = self.outside(key, real)
+            text, problem = ("", problem) if problem is not None else read_spec(real)
             if problem is not None:
                 self.sources[key] = ""
                 return None, [replace(problem, span=replace(problem.span, file=key))]
@@ -133,6 +136,25 @@ class Loader:
             diags = diags + more
         self._games[key] = (game, diags)
         return game, diags
+
+    def outside(self, shown: str, real: str) -> Diagnostic | None:
+        """The error for a spec file that resolves (through symbolic links) outside the project's root; its
+        text is never read, so none of it can be quoted."""
+        if not self.loading:  # the spec named, not a base: its project (found where it is named) bounds both
+            try:
+                project = project_of(real)
+            except ProjectError:
+                project = None
+            self.root = project.root if project is not None else None
+        if self.root is None:
+            return None
+        try:
+            Path(real).resolve().relative_to(self.root)
+            return None
+        except (ValueError, OSError, RuntimeError):
+            return error("E0000", "cannot read the spec: it resolves outside the project (a symbolic link to "
+                         "a file elsewhere); it is not read", Span(shown, 1, 1),
+                         "keep every spec and base inside the project's folder, as a file, not a link out of it")
 
     def beside(self, shown: str, name: str) -> tuple[Path, Path]:
         """(shown path, path to open) of the file `name` in the folder of the spec shown as `shown`."""

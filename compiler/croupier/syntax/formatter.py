@@ -125,13 +125,18 @@ def assumption(tree: Tree, kind: str, group: int) -> list[Line]:
         else:
             head.word(tok, rule, False)
     line = head.current or Line(0)
-    line.last = max([line.last] + [t.end_line or 0 for i in items for t in i.scan_values(lambda v: isinstance(v, Token))])
+    spans = [[(t.line or line.last, t.end_line or t.line or line.last) for t in i.scan_values(lambda v: isinstance(v, Token))]
+             for i in items]
     labels = [" ".join(str(t) for t in i.scan_values(lambda v: isinstance(v, Token))) for i in items]
     one_line = width(" ".join(line.chunks + labels)) + (2 + width(line.cite) if line.cite else 0)
     if one_line <= WIDTH:
+        line.last = max([line.last] + [end for span in spans for _, end in span])
         line.chunks = [" ".join(line.chunks + labels)]
         return [line]
-    return [line] + [Line(line.indent + 1, [text], first=line.last, last=line.last, group=group) for text in labels]
+    # each label keeps the source lines it came from, and with them the comments written on them
+    return [line] + [Line(line.indent + 1, [text], first=max(line.last, min(a for a, _ in span)),
+                          last=max(line.last, max(b for _, b in span)), group=group)
+                     for text, span in zip(labels, spans)]
 
 
 def _kinds(*names: str) -> dict[str, Callable[[Tree, str, int], list[Line]]]:

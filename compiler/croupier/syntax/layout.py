@@ -120,8 +120,10 @@ def render(lines: list[Line]) -> str:
             text = list(body)
             if line.cite:
                 text[-1] += " " * (column - width(text[-1])) + line.cite
-            if line.comments:
-                text[-1] += "  " + "  ".join(line.comments)
+            if line.comments:  # one comment ends the line; each further one (a comment ends at the end of its
+                # line, so two cannot share one) gets a line of its own below, indented as the line
+                text[-1] += "  " + line.comments[0]
+                text.extend(INDENT * line.indent + c for c in line.comments[1:])
             out.extend(text)
         block.clear()
 

@@ -39,11 +39,18 @@ MAX_SYNTAX_ERRORS = 20
 MAX_SPEC_BYTES = 1_000_000  # a spec file (UTF-8); the loader reads at most one byte more
 MAX_LINE_CHARS = 10_000  # one line of a spec
 MAX_EXPR_DEPTH = 50  # operators nested in one expression (`not not …`, `- - …`, `f(f(…))`)
-# characters no spec may hold: NUL, and the bidirectional controls that make text read
-# differently from how it is stored (embeddings, overrides, isolates, marks)
-FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (0x200E, 0x200F, *range(0x202A, 0x202F),
-                                                                    *range(0x2066, 0x206A))}
-FORBIDDEN_RE = re.compile("[" + "".join(FORBIDDEN_CHARS) + "]")
+# characters no spec may hold anywhere: the C0 and C1 controls but tab, line feed (after a carriage return or not) and form
+# feed (ESC would move a terminal's cursor over what it shows), DEL, and the bidirectional controls that
+# make text read differently from how it is stored (embeddings, overrides, isolates, marks, U+061C)
+FORBIDDEN_CHARS = {"\x00": "NUL"} | {chr(c): f"U+{c:04X}" for c in (
+    *range(0x01, 0x09), 0x0B, 0x0D, *range(0x0E, 0x20), *range(0x7F, 0xA0), 0x061C, 0x200E, 0x200F,
+    *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+FORBIDDEN_RE = re.compile("[" + re.escape("".join(FORBIDDEN_CHARS)) + "]")
+# characters that show nothing and may not stand inside a name or a label (a comment may hold them):
+# zero-width spaces and joiners, the word joiner and invisible operators, the byte-order mark after the start
+INVISIBLE_CHARS = {chr(c): f"U+{c:04X}" for c in (0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064,
+                                                   0xFEFF, 0x180E, 0x00AD)}
+INVISIBLE_RE = re.compile("[" + "".join(INVISIBLE_CHARS) + "]")
 
 # the rules of the grammar that nest an expression one level deeper
 EXPR_RULES = frozenset({"or_expr", "and_expr", "not_expr", "compare", "in_range", "binary", "negate", "call",
@@ -345,18 +352,43 @@ def check_text(text: str, path: str) -> list[Diagnostic]:
         return [error("E0004", f"the spec is larger than {MAX_SPEC_BYTES:,} bytes", Span(path, 1, 1),
                       "a spec is a page of rules; split it or look for a stray file")]
     diags = []
-    forbidden = any(char in text for char in FORBIDDEN_CHARS)
+    forbidden = FORBIDDEN_RE.search(text.replace("\r\n", "\n")) is not None
+    invisible = INVISIBLE_RE.search(text, 1) is not None
     for number, line in enumerate(text.split("\n"), 1):
         if len(line) > MAX_LINE_CHARS:
             diags.append(error("E0004", f"this line is longer than {MAX_LINE_CHARS:,} characters",
                                Span(path, number, MAX_LINE_CHARS + 1), "break the statement or shorten the label"))
-        elif forbidden and (m := FORBIDDEN_RE.search(line)) is not None:
+        elif forbidden and (m := FORBIDDEN_RE.search(line.removesuffix("\r"))) is not None:
             name = FORBIDDEN_CHARS[m.group()]
             diags.append(error("E0006", f"the character {name} is not allowed in a spec",
                                Span(path, number, m.start() + 1),
-                               "remove it: NUL and bidirectional controls make text read differently "
-                               "from how it is stored"))
+                               "remove it: control characters and bidirectional controls make text read "
+                               "differently from how it is stored, or move a terminal's cursor"))
+        elif invisible and (m := INVISIBLE_RE.search(line, 1 if number == 1 else 0)) is not None \
+                and not line[:m.start()].lstrip().startswith("#") and "#" not in _outside_strings(line[:m.start()]):
+            name = INVISIBLE_CHARS[m.group()]
+            diags.append(error("E0006", f"the invisible character {name} is not allowed in a name or a label",
+                               Span(path, number, m.start() + 1),
+                               "remove it: a character that shows nothing makes two names or labels look alike"))
     return diags
+
+
+def _outside_strings(text: str) -> str:
+    """The parts of a line's start that are outside its quoted strings (where a `#` starts a comment)."""
+    out, quoted, escaped = [], False, False
+    for char in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def expression_too_deep(tree: Tree, path: str) -> Diagnostic | None:

@@ -11,15 +11,25 @@ data only, read back field by field, never unpickled or executed:
 
 `done` is the seed range whose units are merged into `tally` (units 0..k-1).
 `--resume` refuses a checkpoint of other spec texts, another engine, seed or job.
+
+Every checkpoint is sealed over all of that (its content, the spec texts and their digest, the seed):
+`"seal": {"hmac-sha256": …}` made with the cache's secret (`cache.sign`), or, when the cache is off,
+`"seal": {"sha256": …}`. A checkpoint whose seal does not match is refused with the reason, and so is an
+unkeyed one while the cache's secret is at hand (anyone could have made it). A sealed checkpoint is still
+checked for consistency (its counts agree with each other; its sums stay within bounds), so that no file
+ends in an arithmetic error.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from croupier import cache
 from croupier.outputs import OutputError, write_atomic
+from croupier.reading import read_regular
 from croupier.tools.campaign import UNITS, Job, State
 from croupier.tools.spec_texts import SpecTexts
 from croupier.tools.tally import count_in, tally_from_json
@@ -27,6 +37,8 @@ from croupier.tools.tally import count_in, tally_from_json
 FORMAT = "croupier-simulate-checkpoint"
 VERSION = 1
 MAX_BYTES = 50_000_000  # a checkpoint holds spec texts and a tally: far less than this
+MAX_SUM_DIGITS = 200  # digits of a sum in a tally (sums of squares of stakes over trillions of rounds fit)
+SEAL_KIND = "simulate-checkpoint"
 
 
 class CheckpointError(Exception):
@@ -50,7 +62,8 @@ class Checkpoint:
                 "finished": s.finished(), "tally": s.tally.to_json()}
 
     def save(self, path: str | Path) -> None:
-        text = json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n"
+        data = self.to_json()
+        text = json.dumps({**data, "seal": seal(data)}, ensure_ascii=False, indent=1) + "\n"
         try:
             write_atomic(Path(path), text.encode("utf-8"))
         except OutputError as exc:
@@ -60,17 +73,56 @@ class Checkpoint:
 def read(path: str | Path) -> Checkpoint:
     """The checkpoint in a file; CheckpointError saying what is wrong with it otherwise."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        raw = read_regular(path, MAX_BYTES)
     except OSError as exc:
         raise CheckpointError(f"cannot read the checkpoint {path}: {exc.strerror or exc}") from None
     try:
-        if len(raw) > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES} bytes")
         data = json.loads(raw.decode("utf-8"))
-        return from_json(data)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise CheckpointError(f"{path} is not a checkpoint of croupier simulate: {exc}") from None
+    if isinstance(data, dict):
+        why = unsealed(data)
+        if why:
+            raise CheckpointError(f"{path} is not a checkpoint of croupier simulate that this run can trust: {why}")
+    try:
+        return from_json(data)
+    except (ValueError, RecursionError) as exc:
+        raise CheckpointError(f"{path} is not a checkpoint of croupier simulate: {exc}") from None
+
+
+def _payload(data: dict) -> bytes:
+    """The bytes a seal covers: every field but the seal, as canonical JSON."""
+    return json.dumps({k: v for k, v in data.items() if k != "seal"}, ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def seal(data: dict) -> dict:
+    """The seal of a checkpoint's fields: an HMAC with the cache's secret, else a SHA-256 digest."""
+    payload = _payload(data)
+    mac = cache.sign(SEAL_KIND, payload)
+    return {"hmac-sha256": mac} if mac is not None else {"sha256": hashlib.sha256(payload).hexdigest()}
+
+
+def unsealed(data: dict) -> str | None:
+    """Why a checkpoint's seal does not vouch for its fields, or None when it does."""
+    given = data.get("seal")
+    if not isinstance(given, dict) or len(given) != 1:
+        return "it carries no seal (it was not written by this croupier, or was edited)"
+    payload = _payload(data)
+    if "hmac-sha256" in given:
+        ok = cache.verify(SEAL_KIND, payload, given["hmac-sha256"])
+        if ok is None:
+            return ("it is sealed with the key of a Croupier cache this run cannot use (is the cache off, "
+                    "or CROUPIER_CACHE another folder?)")
+        return None if ok else "its seal does not match its content: it was edited, or made with another key"
+    if "sha256" in given:
+        if given["sha256"] != hashlib.sha256(payload).hexdigest():
+            return "its digest does not match its content: it was edited or cut short"
+        if cache.sign(SEAL_KIND, payload) is not None:
+            return ("it is sealed only with a digest, which anyone can recompute; a checkpoint this run can "
+                    "trust carries the cache's key (it was written with the cache off)")
+        return None
+    return "its seal is of an unknown kind"
 
 
 def from_json(data: object) -> Checkpoint:
@@ -94,6 +146,7 @@ def from_json(data: object) -> Checkpoint:
     engine_digest = data.get("engine_digest")
     if not isinstance(engine_digest, str):
         raise ValueError("no engine digest")
+    consistent(tally)
     state = State(job, unit, count_in(data.get("total"), "total"), done[1], tally)
     return Checkpoint(spec, engine_digest, state, bool(data.get("finished")))
 
@@ -118,3 +171,25 @@ def mismatch(cp: Checkpoint, spec: SpecTexts, engine_digest: str, job: Job, unit
     if unit != "rounds" and cp.state.done > total:
         return f"it played {cp.state.done} {unit}, more than the {total} asked"
     return None
+
+
+def consistent(tally) -> None:
+    """ValueError when a tally's counts disagree with each other or a sum is beyond the bounds."""
+    sums = [v for values in tally.net.values() for v in values]
+    if hasattr(tally, "shoes"):  # a shoe game's tally
+        whole = tally.shoes - tally.shoes_cut
+        if tally.shoes_cut > min(tally.shoes, 1) or sum(tally.rounds_per_shoe.values()) != whole:
+            raise ValueError("the shoe counts disagree")
+        if sum(tally.outcomes.values()) != tally.rounds or (tally.shoes and not tally.rounds):
+            raise ValueError("the outcome counts do not add up to the rounds played")
+        if any(sum(c.values()) != tally.rounds for c in tally.returns.values()):
+            raise ValueError("the returns counted do not add up to the rounds played")
+        sums += [k for c in tally.returns.values() for k in c]
+    else:
+        if sum(tally.results.values()) > tally.tables * 64:
+            raise ValueError("the results counted exceed the tables played")
+        sums += tally.unit + [v for values in tally.types.values() for v in values]
+    for v in sums:
+        for part in (getattr(v, "numerator", v), getattr(v, "denominator", 1)):
+            if abs(part) >= 10 ** MAX_SUM_DIGITS:
+                raise ValueError(f"a sum has more than {MAX_SUM_DIGITS} digits")

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 import time
+from urllib.parse import urlsplit
 
 from croupier.backends.engine.loader import engine_path, load_engine
 from croupier.tools import campaign
@@ -56,14 +58,57 @@ def play_remote(spec: dict, engine_digest: str, job: dict, first: int, count: in
     return tally.to_json(), text
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss")  # the transports a scheduler on another machine listens on
+CONNECT_TIMEOUT = 10  # seconds to wait for a scheduler's port to answer, and then for its handshake
+
+
+def scheduler_endpoint(address: str) -> tuple[str, str, int]:
+    """(scheme, host, port) of a scheduler address such as `tcp://10.0.0.5:8786`, `tls://[::1]:8786` or
+    `host:8786`; ClusterError at once, naming what is wrong, for anything else."""
+    text = address.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    example = "give SCHEME://HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    if scheme not in SCHEMES:
+        raise ClusterError(f"the scheduler address {address!r} has the transport {scheme!r}: Croupier reaches a "
+                           f"scheduler by {', '.join(SCHEMES)}; {example}")
+    if not text.isprintable() or any(c in rest for c in "/?#@ "):
+        raise ClusterError(f"the scheduler address {address!r} is not HOST:PORT; {example}")
+    try:
+        parts = urlsplit(f"{scheme}://{rest}")
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise ClusterError(f"the scheduler address {address!r} is not valid ({exc}); {example}") from None
+    if not host or port is None or not 0 < port < 65536:
+        raise ClusterError(f"the scheduler address {address!r} names no host and port; {example}")
+    return scheme, host, port
+
+
 def connect(address: str):
-    """A client of the scheduler at `address`; ClusterError when dask is missing or the scheduler is not there."""
+    """A client of the scheduler at `address`; ClusterError when dask is missing, at once for an address that
+    is not one, and after CONNECT_TIMEOUT seconds for a scheduler that does not answer."""
+    scheme, host, port = scheduler_endpoint(address)
     try:
         from distributed import Client
     except ImportError:
         raise ClusterError("--scheduler needs dask.distributed: pip install 'croupier[cluster]'") from None
+    if scheme in ("tls", "wss"):
+        from distributed import Security
+
+        if Security().get_connection_args("client").get("ssl_context") is None:
+            raise ClusterError(f"the scheduler address {address!r} asks for TLS, and dask has no TLS settings "
+                               "(distributed.comm.tls in its configuration); give them, or a tcp:// address")
     try:
-        return Client(address, timeout=15, set_as_default=False)
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the scheduler {address}: no answer from {host} port {port} within "
+                           f"{CONNECT_TIMEOUT} s ({getattr(exc, 'strerror', None) or exc})") from None
+    client = None
+    try:
+        client = Client(f"{scheme}://{host if ':' not in host else f'[{host}]'}:{port}", timeout=CONNECT_TIMEOUT,
+                        set_as_default=False)
+        return client
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         raise ClusterError(f"cannot reach the scheduler {address}: {exc}") from None
 

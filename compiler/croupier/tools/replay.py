@@ -15,8 +15,10 @@ import json
 import os
 import tempfile
 from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
+
+from croupier.runtime.jsonl import MAX_LINE_BYTES, bounded_lines, too_long
+from croupier.runtime.numbers import bounded_fraction
 
 # Fields that are the round's input, or notes about the shoe that one round cannot re-derive.
 INPUT_FIELDS = ("round", "cards", "bets", "room", "void", "shoe", "cut_card", "last")
@@ -26,13 +28,10 @@ def norm(value):
     """A JSON value with every number as an exact Fraction, for comparison."""
     if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, (int, Decimal)):
-        return Fraction(value)
-    if isinstance(value, str):
-        try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            return value
+    if isinstance(value, (int, Decimal, str)):  # read under bounds: an exponent is never expanded
+        exact = bounded_fraction(value)
+        return ("not a number within bounds", str(value)[:40]) if exact is None and not isinstance(value, str) \
+            else value if exact is None else exact
     if isinstance(value, list):
         return [norm(v) for v in value]
     if isinstance(value, dict):
@@ -119,11 +118,14 @@ def replay_line(engine, line: str, where: str, seen: set, problems: list[str]) -
     return True
 
 
-def answer_and_log(engine, lines, write, log) -> None:
-    """`play --jsonl` with a log: answer each request; log each answered round as a round record."""
+def answer_and_log(engine, lines, write, log, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+    """`play --jsonl` with a log: answer each request; log each answered round as a round record. A line
+    longer than `max_line_bytes` is answered with an error (never held whole) and not logged."""
     number = 0
-    for line in lines:
-        line = line.rstrip("\n")
+    for line in bounded_lines(lines, max_line_bytes):
+        if line is None:
+            write(engine.encode_answer(too_long(max_line_bytes)) + "\n")
+            continue
         answer = engine.answer(line)
         write(answer + "\n")
         if '"error"' in answer[:10]:
