@@ -107,25 +107,22 @@ def model_exprs(game: Game) -> list[ir.Expr]:
     out = round_exprs(game)
     seen = {id(e) for e in out}
     visited: set[int] = set()
-
-    def walk(x: object) -> None:
+    stack: list[object] = [game]  # a stack, not a recursive closure: no reference cycle left for the collector
+    while stack:
+        x = stack.pop()
         if isinstance(x, ir.Expr):
             if id(x) not in seen:
                 seen.add(id(x))
                 out.append(x)
         elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, (list, tuple, set, frozenset)):
-            for v in x:
-                walk(v)
+            stack.extend(reversed(list(x.values())))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif isinstance(x, (set, frozenset)):
+            stack.extend(x)
         elif is_dataclass(x) and not isinstance(x, type) and id(x) not in visited:
             visited.add(id(x))
-            for f in fields(x):
-                if f.name not in NOT_RULES:
-                    walk(getattr(x, f.name))
-
-    walk(game)
+            stack.extend(reversed([getattr(x, f.name) for f in fields(x) if f.name not in NOT_RULES]))
     return out
 
 
