@@ -49,3 +49,39 @@ def event_probabilities(engine, shoe: list[str]) -> dict[str, Fraction]:
             if test(r):
                 found[name] += p
     return {name: found[name] for name, _test in engine.EVENTS}
+
+
+def needs_more(engine, cards: list[str]):
+    """The engine's round played from `cards`, or None when it needs more cards than these."""
+    try:
+        return engine.play(cards)
+    except engine.NotEnoughCards:
+        return None
+    except engine.InvalidCards as exc:  # too few cards for the deal itself
+        if "not enough cards" not in str(exc):
+            raise
+        return None
+
+
+def joint_rounds(old, new, shoe: list[str]) -> Iterator[tuple[object, object, Fraction]]:
+    """(old's round, new's round, probability) for every way the one shuffled `shoe` deals both engines' rounds:
+    both play the same cards in order, the order extended while either needs another card."""
+    left = Counter(shoe)
+    dealt: list[str] = []
+
+    def deeper(p: Fraction, total: int) -> Iterator[tuple[object, object, Fraction]]:
+        a, b = needs_more(old, dealt), needs_more(new, dealt)
+        if a is not None and b is not None:
+            yield a, b, p
+            return
+        for card in sorted(left):
+            n = left[card]
+            if n == 0:
+                continue
+            left[card] -= 1
+            dealt.append(card)
+            yield from deeper(p * Fraction(n, total), total - 1)
+            dealt.pop()
+            left[card] += 1
+
+    yield from deeper(Fraction(1), len(shoe))

@@ -4,14 +4,19 @@ A rule that reads only card values (totals, `value(…)`, counts of cards) canno
 tell apart two cards of one value, so an exact enumeration may deal one class per
 value; a rule that reads ranks (`same_rank`, `rank(…)`) needs ranks; a rule that
 reads suits or names a single card (`same_suit`, `suit(…)`, `first(h) = KD`)
-needs every card. A card class (`count(h, face)`) and a soft card of the total
-rule split the classes further. `distinction(game)` says which, and
-`card_classes(game)` lists the classes: representative card codes (each listed as
-often as one deck holds it) and the copies in the shoe.
+needs every card. A card class (`count(h, face)`), a card valued apart from its rank and a soft
+card of the total rule split the classes further. The expressions read are every
+expression the model holds (`model_exprs`: draw tables, `draw … while`, the stand
+rule, events, lets, outcomes, bets, and any construct added later), found by
+walking the model rather than by a list of its parts, so that no rule is missed.
+`reads(game)` says which level, and `card_classes(game)` lists the classes:
+representative card codes (each listed as often as one deck holds it) and the
+copies in the shoe.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 
 from croupier.semantics import expr as ir
@@ -20,8 +25,12 @@ from croupier.syntax.visitor import NodeVisitor
 
 LEVELS = ("value", "rank", "card")
 # functions that read more of a card than its value, and the level they need
-NEEDS = {"same_rank": "rank", "rank": "rank", "same_suit": "card", "suit": "card", "suit_count": "card",
-         "rank_count": "rank"}
+NEEDS = {"same_rank": "rank", "same_suit": "card"}
+# besides these, a call that gives or takes a rank (`rank(c)`, `count(h, A)`) needs ranks, and one that gives
+# or takes a suit (`suit(c)`, `count(h, H)`) needs every card
+TYPE_NEEDS = {ir.RANK: "rank", ir.SUIT: "card"}
+# fields of the model that hold no rule of this game's round: its base's rules, and how it differs from them
+NOT_RULES = frozenset({"base", "differences"})
 
 
 class _Reads(NodeVisitor):
@@ -44,6 +53,9 @@ class _Reads(NodeVisitor):
     def visit_Call(self, e: ir.Call) -> None:
         if e.function.key in NEEDS:
             self.need(NEEDS[e.function.key], e)
+        for t in (e.type, *(a.type for a in e.args)):
+            if t in TYPE_NEEDS:
+                self.need(TYPE_NEEDS[t], e)
         self.generic_visit(e)
 
     def visit_Compare(self, e: ir.Compare) -> None:
@@ -56,6 +68,9 @@ class _Reads(NodeVisitor):
 
     def visit_RankName(self, e: ir.RankName) -> None:
         self.need("rank", e)
+
+    def visit_SuitName(self, e: ir.SuitName) -> None:
+        self.need("card", e)
 
     def visit_ClassRef(self, e: ir.ClassRef) -> None:
         self.classes.add(e.name)
@@ -86,9 +101,34 @@ def round_exprs(game: Game) -> list[ir.Expr]:
     return [e for e in out if e is not None]
 
 
+def model_exprs(game: Game) -> list[ir.Expr]:
+    """Every expression the model of `game` holds (not its base's), wherever it sits: `round_exprs` first, then
+    whatever else a field of the model holds (a `draw … while` condition, and any construct added later)."""
+    out = round_exprs(game)
+    seen = {id(e) for e in out}
+    visited: set[int] = set()
+    stack: list[object] = [game]  # a stack, not a recursive closure: no reference cycle left for the collector
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Expr):
+            if id(x) not in seen:
+                seen.add(id(x))
+                out.append(x)
+        elif isinstance(x, dict):
+            stack.extend(reversed(list(x.values())))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif isinstance(x, (set, frozenset)):
+            stack.extend(x)
+        elif is_dataclass(x) and not isinstance(x, type) and id(x) not in visited:
+            visited.add(id(x))
+            stack.extend(reversed([getattr(x, f.name) for f in fields(x) if f.name not in NOT_RULES]))
+    return out
+
+
 def reader(game: Game) -> _Reads:
     r = _Reads(game)
-    for e in round_exprs(game):
+    for e in model_exprs(game):
         r.visit(e)
     return r
 
@@ -116,13 +156,14 @@ def card_classes(game: Game) -> list[tuple[list[str], int]]:
         value = card_value(game, code)
         if value is None:
             continue
+        # the classes a rule counts that hold the card (a class may name single cards)
+        member = tuple(c for c in sorted(counted) if c in game.classes and (
+            rank in game.classes[c].ranks or code in game.classes[c].cards))
         if level == "card":
             key: tuple = (code,)
-        elif level == "rank":
-            key = (rank, value)
+        elif level == "rank":  # a card valued apart from its rank, or counted apart, is told apart
+            key = (rank, value, member)
         else:
-            member = tuple(c for c in sorted(counted) if c in game.classes and (
-                rank in game.classes[c].ranks or code in game.classes[c].cards))
             key = (value, rank in soft, member)
         groups.setdefault(key, []).append(code)
     out = []

@@ -17,7 +17,13 @@ Cards are grouped as the exact analysis groups them (`analysis_emitter`): by
 their values in both versions, or by rank when a rule compares ranks; deals are
 grouped by the facts of each hand the rules read and by the cards they removed,
 and each decision or outcome is the engine's own function, asked once per
-distinct fact state on a representative round.
+distinct fact state on a representative round. That walk plays at most one draw
+a drawer, with plain totals: when either version has a hand that draws while a
+condition holds, soft totals, single cards valued apart or rules that read more
+of a card than those facts, the versions are compared by `compare_played`
+instead: every sequence of the classes of cards neither version tells apart
+(`card_reads`), grown one card while either version's round asks for another,
+played through both engines' own `play`.
 
 `rounds_compared` is `compare_rounds` kept in the cache (`croupier.cache`), under
 everything it reads: the deck count, each engine's source digest, and of each game
@@ -46,9 +52,10 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import comb
 
-from croupier.backends.engine.analysis_emitter import FactReader, Unsupported, emit_analysis_module
+from croupier.backends.engine.analysis_emitter import GENERAL_LIMIT, FactReader, Unsupported, emit_analysis_module
 from croupier.backends.engine.loader import shared_engine
 from croupier.cache import cached
+from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
 
 
@@ -324,8 +331,22 @@ def example_cards(joint: Joint, classes: tuple[int, ...], suits: tuple[str, ...]
     return out
 
 
+def one_draw_a_drawer(game: Game) -> bool:
+    """Whether `Joint` can walk the game: each drawer draws at most once, totals are plain sums of rank values,
+    and the rules read only the facts `read_facts` lists."""
+    if game.repeats or game.soft is not None or game.card_values:
+        return False
+    try:
+        read_facts(game)
+    except NotComparable:
+        return False
+    return True
+
+
 def compare_rounds(old: tuple[Game, object], new: tuple[Game, object], decks: int) -> dict:
     """The rounds two versions play differently, exactly (see the module's docstring)."""
+    if not (one_draw_a_drawer(old[0]) and one_draw_a_drawer(new[0])):
+        return compare_played(old, new, decks)
     joint = Joint(old, new, decks)
     d = joint.denominator
     played = changed = 0
@@ -367,13 +388,130 @@ def compare_rounds(old: tuple[Game, object], new: tuple[Game, object], decks: in
     }
 
 
+def joint_classes(old: Game, new: Game, decks: int) -> list[tuple[list[str], int]]:
+    """The classes of cards neither version tells apart: (codes, distinct first, of one deck's cards of the class;
+    copies in a shoe of `decks` decks)."""
+    if (old.shoe.cards, old.shoe.jokers) != (new.shoe.cards, new.shoe.jokers):
+        raise NotComparable("the two versions deal from other cards")
+    index_new = {code: i for i, (codes, _n) in enumerate(card_classes(new)) for code in codes}
+    out: dict[tuple[int, int], list[str]] = {}
+    for i, (codes, _n) in enumerate(card_classes(old)):
+        for code in codes:
+            if code in index_new:
+                out.setdefault((i, index_new[code]), []).append(code)
+    return [(codes, len(codes) * decks) for codes in out.values()]
+
+
+def played_round(engine, cards: list[str]):
+    """The engine's round from `cards` with its steps, or None when it needs more cards."""
+    try:
+        return engine.play(cards, explain=True)
+    except engine.NotEnoughCards:
+        return None
+    except engine.InvalidCards as exc:
+        if "not enough cards" in str(exc):
+            return None
+        raise
+
+
+def decisions(r, tables: dict[str, str]) -> tuple:
+    """A played round's decisions as `first_parting` reads them: (rule, cell, draws), the stand rule first."""
+    stood = any(s["step"] == "stand all" for s in r.steps)
+    taken = [("stand all", None, stood)]
+    for s in r.steps:
+        if s["step"] in ("draw", "stand"):
+            taken.append((tables.get(s["rule"], s["rule"]), s["key"], s["step"] == "draw"))
+    return tuple(taken)
+
+
+def compare_played(old: tuple[Game, object], new: tuple[Game, object], decks: int) -> dict:
+    """`compare_rounds` for any two versions: every sequence of the card classes neither tells apart, grown while
+    either version's round needs another card, played through both engines' own `play` (see the module's
+    docstring); refused (NotComparable) beyond `GENERAL_LIMIT` plays."""
+    (g_old, e_old), (g_new, e_new) = old, new
+    if tuple(e_old.HANDS) != tuple(e_new.HANDS):
+        raise NotComparable("the two versions deal to other hands")
+    classes = joint_classes(g_old, g_new, decks)
+    tables = [{getattr(e, t.ident + "_RULE", t.describe()): t.describe() for t in g.draws}
+              for g, e in ((g_old, e_old), (g_new, e_new))]
+    sizes = [n for _codes, n in classes]
+    cards = sum(sizes)
+    need = max(len(e_old.DEAL_ORDER), len(e_new.DEAL_ORDER))
+    used = [0] * len(classes)
+    seq: list[str] = []
+    leaves: list[tuple] = []
+    plays = 0
+
+    def walk(weight: int) -> None:
+        nonlocal plays
+        if len(seq) >= need:
+            plays += 1
+            if plays > GENERAL_LIMIT:
+                raise NotComparable(f"comparing the two versions would play more than {GENERAL_LIMIT:,} rounds")
+            a, b = played_round(e_old, seq), played_round(e_new, seq)
+            if a is not None and b is not None:
+                leaves.append((weight, list(seq), a, b))
+                return
+        for c, (codes, size) in enumerate(classes):
+            if size > used[c]:
+                seq.append(codes[used[c] % len(codes)])
+                used[c] += 1
+                walk(weight * (size - used[c] + 1))
+                used[c] -= 1
+                seq.pop()
+
+    walk(1)
+    walk = None  # noqa: F841 - it calls itself through its closure: a cycle that would keep `leaves`
+    longest = max((len(s) for _w, s, _a, _b in leaves), default=need)
+    d = falling(cards, longest)
+    played = changed = 0
+    reach: list[dict] = [{}, {}]
+    partings: dict = {}
+    moves: dict = {}
+    for weight, cards_dealt, a, b in leaves:
+        w = weight * falling(cards - len(cards_dealt), longest - len(cards_dealt))
+        taken = [decisions(a, tables[0]), decisions(b, tables[1])]
+        for v in (0, 1):
+            for rule, cell, _draws in taken[v]:
+                if cell is not None:
+                    reach[v][(rule, cell)] = reach[v].get((rule, cell), 0) + w
+        differ = any(list(getattr(a, h)) != list(getattr(b, h)) for h in e_old.HANDS)
+        other = a.outcome != b.outcome
+        if not (differ or other):
+            continue
+        played += w if differ else 0
+        if other:
+            changed += w
+            moves[(a.outcome, b.outcome)] = moves.get((a.outcome, b.outcome), 0) + w
+        where = first_parting(*taken) if differ else None
+        key = where if where is not None else (("outcome rules", None), ("outcome rules", None))
+        got = partings.get(key)
+        if got is None:
+            got = partings[key] = {"played": 0, "outcome": 0, "example": cards_dealt}
+        got["played"] += w if differ else 0
+        got["outcome"] += w if other else 0
+        if other and not got.get("shows_outcome"):
+            got["example"], got["shows_outcome"] = cards_dealt, True
+    return {
+        "decks": decks,
+        "cards": cards,
+        "played_differently": Fraction(played, d),
+        "outcome_changes": Fraction(changed, d),
+        "outcome_moves": {k: Fraction(v, d) for k, v in sorted(moves.items())},
+        "reach": [{k: Fraction(v, d) for k, v in r.items()} for r in reach],
+        "partings": {k: {"played": Fraction(v["played"], d), "outcome": Fraction(v["outcome"], d),
+                         "example": v["example"]} for k, v in partings.items()},
+    }
+
+
 def rounds_compared(old: tuple[Game, object], new: tuple[Game, object], decks: int) -> dict:
     """`compare_rounds`, computed once per content (see the module's docstring): the same two versions
     compared again (by another path, another command or another process) are not enumerated again."""
     parts = [str(decks)]
     for game, engine in (old, new):
         parts.append(engine.SOURCE_DIGEST)
-        parts.append(repr(sorted(read_facts(game), key=repr)))
+        parts.append(repr(sorted(read_facts(game), key=repr)) if one_draw_a_drawer(game) else
+                     "played: " + repr(card_classes(game)))
         parts.append(repr([(t.ident, t.describe()) for t in game.draws]))
     return cached("diff-rounds", "\0".join(parts), lambda: compare_rounds(old, new, decks))
 
