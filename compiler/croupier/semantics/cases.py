@@ -48,11 +48,20 @@ def _toml(text: str) -> dict:
 
 def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one file, with diagnostics for malformed ones."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [error("E0900", f"cannot read reference cases: {exc}", Span(str(path), 1, 1))]
+    return load_case_text(text, path)
+
+
+def load_case_text(text: str, path: Path) -> tuple[list[Case], list[Diagnostic]]:
+    """Every case of one case file's text (as read from `path`, or as an editor holds it), with diagnostics."""
     diags: list[Diagnostic] = []
     rel = str(path)
     try:
-        data = _toml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = _toml(text)
+    except tomllib.TOMLDecodeError as exc:
         return [], [error("E0900", f"cannot read reference cases: {exc}", Span(rel, 1, 1))]
     default_specs = (path.stem, *data.get("also", []))
     cases: list[Case] = []
