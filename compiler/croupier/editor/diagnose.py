@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, warning
-from croupier.editor.index import CITE, SpecIndex, masked_strings
+from croupier.editor.index import CITE, masked_strings
 from croupier.project import Project, display_path, project_of
 from croupier.semantics.model import Game
 
@@ -72,9 +72,8 @@ def full_checks(resolved: Resolved) -> list[Diagnostic]:
     return run_checks(resolved.game, engine_oracle, resolved.languages)
 
 
-def undeclared_citations(text: str, shown: str, index: SpecIndex) -> list[Diagnostic]:
-    """A warning on each citation whose source id no `source` line of the spec or its bases declares."""
-    declared = index.sources()
+def undeclared_citations(text: str, shown: str, declared: set[str]) -> list[Diagnostic]:
+    """A warning on each citation whose source id is not among those the spec and its bases declare."""
     out = []
     for no, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("#"):

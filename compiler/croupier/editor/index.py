@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from croupier.syntax import ast
@@ -69,8 +70,10 @@ def masked(line: str) -> str:
     return out if hash_at < 0 else out[:hash_at] + " " * (len(out) - hash_at)
 
 
-def declarations(text: str, path: Path) -> tuple[list[Definition], str | None]:
-    """(the names one file declares, the base its `game` line extends, if any)."""
+@lru_cache(maxsize=64)
+def declarations(text: str, path: Path) -> tuple[tuple[Definition, ...], str | None]:
+    """(the names one file declares, the base its `game` line extends, if any); kept for the same text, so that
+    a base is parsed once while its variant is being typed."""
     spec, _diags = parse_text(text, str(path))
     lines = text.splitlines()
     out: list[Definition] = []
@@ -89,7 +92,7 @@ def declarations(text: str, path: Path) -> tuple[list[Definition], str | None]:
             col = at + 2 if at >= 0 else stmt.span.column
             out.append(Definition("source", stmt.ident, Place(path, stmt.span.line, col, col + len(stmt.ident)),
                                   line.strip(), stmt.override))
-    return out, base
+    return tuple(out), base
 
 
 @dataclass

@@ -40,9 +40,10 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class SpecState:
-    """What the server last made of one open spec: its index, and its last game that resolved."""
+    """What the server last made of one open spec: its index (of `text`), and its last game that resolved."""
 
     index: SpecIndex
+    text: str
     resolved: diagnose.Resolved | None = None
     good: diagnose.Resolved | None = None
 
@@ -70,8 +71,10 @@ class CroupierServer(LanguageServer):
             return None
         text = self.workspace.get_text_document(uri).source
         st = self.states.get(uri)
-        if st is None:
-            st = self.states[uri] = SpecState(spec_index(Path(path), text, self.open_text))
+        if st is None or st.text != text:  # a request before the compile of the latest text: index it now
+            index = spec_index(Path(path), text, self.open_text)
+            st = self.states.setdefault(uri, SpecState(index, text))
+            st.index, st.text = index, text
         return Path(path), text, st
 
     def schedule(self, uri: str) -> None:
@@ -93,7 +96,6 @@ class CroupierServer(LanguageServer):
         if not path.endswith(".rules"):
             return
         text = doc.source
-        index = spec_index(Path(path), text, self.open_text)
         try:
             resolved = diagnose.resolve_text(Path(path), text)
         except ProjectError as exc:  # the project's configuration is wrong: say so where the spec starts
@@ -102,13 +104,20 @@ class CroupierServer(LanguageServer):
         except Exception:  # noqa: BLE001 - a compiler bug on a half-typed text must not stop the server
             log.exception("resolving %s", path)
             return
-        st = self.states.setdefault(uri, SpecState(index))
-        st.index, st.resolved = index, resolved
+        index = None
+        if resolved.game is not None:
+            declared = {s.ident for s in resolved.game.sources}
+        else:
+            index = spec_index(Path(path), text, self.open_text)
+            declared = set(index.sources())
+        extra = diagnose.undeclared_citations(text, resolved.shown, declared)
+        self.publish(uri, version, resolved.diagnostics + extra, resolved)
+        if index is None:
+            index = spec_index(Path(path), text, self.open_text)
+        st = self.states.setdefault(uri, SpecState(index, text))
+        st.index, st.text, st.resolved = index, text, resolved
         if resolved.ok:
             st.good = resolved
-        extra = diagnose.undeclared_citations(text, resolved.shown, index)
-        quick = resolved.diagnostics + extra
-        self.publish(uri, version, quick, resolved)
         if not resolved.ok:
             return
         checks = await asyncio.get_running_loop().run_in_executor(self.worker, diagnose.full_checks, resolved)
