@@ -32,10 +32,12 @@ header {{ border-bottom: 1px solid #ccc; margin-bottom: .5rem; }}
 h1 {{ font-size: 1.3rem; margin: .8rem 0 .2rem; }} h2 {{ font-size: 1.1rem; margin: 1.2rem 0 .4rem; }}
 #status {{ margin: .3rem 0; font-weight: 600; }} #status[data-status=error] {{ color: #b00020; }}
 #status[data-status=checking] {{ color: #8a6d00; }} #status[data-status=checked] {{ color: #1b6e20; }}
-pre {{ background: #f6f6f6; padding: .6rem; overflow-x: auto; font-size: .85rem; white-space: pre-wrap; }}
+pre {{ background: #f6f6f6; padding: .6rem; overflow: auto; font-size: .85rem; white-space: pre-wrap; }}
+#diff pre {{ max-height: 20rem; white-space: pre; }}
 pre.diags {{ background: #fff0f0; border-left: 4px solid #b00020; }}
 table {{ border-collapse: collapse; max-width: 100%; }} th, td {{ text-align: left; padding: .2rem .6rem; border-bottom: 1px solid #e2e2e2; }}
 td.exact {{ font-family: ui-monospace, monospace; font-size: .85rem; word-break: break-all; }}
+td.pct {{ white-space: nowrap; }}
 iframe {{ width: 100%; border: 1px solid #ccc; min-height: 70vh; }}
 .langs a {{ font-size: .9rem; margin-left: .4rem; }} .langs a[aria-current] {{ font-weight: 700; text-decoration: none; }}
 @media (max-width: 600px) {{ body {{ padding: 0 .5rem 1rem; }} th, td {{ padding: .2rem .3rem; }} }}
@@ -108,7 +110,7 @@ class LiveSpec:
         if not quick.complete:
             seen = self.signature()
             try:
-                full = full_view(quick)
+                full = full_view(quick, lambda part: self.publish(part) if self.signature() == seen else None)
             except Exception as exc:  # noqa: BLE001
                 self.publish_error(exc)
                 return

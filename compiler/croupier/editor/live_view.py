@@ -69,8 +69,9 @@ def quick_view(path: Path) -> Built:
     return built
 
 
-def full_view(built: Built) -> Built:
-    """The whole page: the checks (diagnostics in place of the card when they fail), edges, mathematics, diff."""
+def full_view(built: Built, progress=None) -> Built:
+    """The whole page: the house edges (handed to `progress` with the quick card as soon as they are known),
+    the checks (diagnostics in place of the card when they fail), the card's mathematics and the diff."""
     from croupier.backends.engine.emitter import emit_engine
     from croupier.backends.engine.loader import load_engine
     from croupier.driver.compile import card_mathematics
@@ -78,6 +79,9 @@ def full_view(built: Built) -> Built:
     resolved = built.resolved
     if not resolved.ok:
         return built
+    edges = edges_html(resolved)
+    if progress is not None:
+        progress(Built(resolved, card=built.card, edges=edges))
     diags = resolved.diagnostics + full_checks(resolved)
     out = Built(resolved, complete=True)
     if any(d.is_error for d in diags):
@@ -85,7 +89,7 @@ def full_view(built: Built) -> Built:
         return out
     engine = load_engine(emit_engine(resolved.game, resolved.shown), resolved.game.name)
     out.card = cards(resolved, engine, lambda lang: card_mathematics(resolved.game, lang))
-    out.edges = edges_html(resolved)
+    out.edges = edges
     out.diff = diff_html(resolved)
     return out
 
@@ -118,9 +122,12 @@ def diff_html(resolved: Resolved) -> str:
     from croupier.tools.diff.report import diff_versions
     from croupier.tools.diff.versions import VersionError, load_version
 
+    path = resolved.path
+    if path.is_relative_to(Path.cwd()):  # shown as the command line would, from the folder it was started in
+        path = path.relative_to(Path.cwd())
     try:
-        old = load_version(resolved.path, "HEAD")
-        new = load_version(resolved.path, None)
+        old = load_version(path, "HEAD")
+        new = load_version(path, None)
         cases = resolved.project.cases_dir if resolved.project is not None else None
         body = text(diff_versions(old, new, cases))
     except VersionError as exc:
