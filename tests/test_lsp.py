@@ -33,7 +33,8 @@ def at(line: int, word: str, into: int = 1) -> lsp.Position:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lsp")
-    (root / "croupier.toml").write_text('spec = "spec"\n', encoding="utf-8")
+    (root / "croupier.toml").write_text('spec = "spec"\ncases = "cases"\n', encoding="utf-8")
+    (root / "cases").mkdir()
     (root / "spec").mkdir()
     (root / "spec" / "g.rules").write_text(BASE.read_text(encoding="utf-8"), encoding="utf-8")
     (root / "spec" / "v.rules").write_text(VARIANT, encoding="utf-8")
@@ -160,3 +161,17 @@ async def test_code_action_declares_a_missing_source(client: LanguageClient, pro
     assert len(acts) == 1
     edit = acts[0].edit.changes[u][0]
     assert edit.range.start.line == 2 and edit.new_text.startswith('source "S2" ')
+
+
+async def test_reference_case_file_diagnostics(client: LanguageClient, project: Path):
+    u = (project / "cases" / "v.toml").as_uri()
+    text = '[[case]]\nid = "v-1"\nsource = "S1"\ninput = { cards = ["KS"] }\nexpect = { \n'
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=u, language_id="toml", version=1, text=text)))
+    diags = await diagnostics_of(client, u, lambda d: len(d) > 0)
+    assert [(d.code, d.range.start.line) for d in diags] == [("E0900", 4)]
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=u, version=2),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text='[[case]]\nid = "v-1"\n')]))
+    diags = await diagnostics_of(client, u, lambda d: any(x.code == "E0902" for x in d))
+    assert "lacks source, input, expect" in diags[0].message
