@@ -19,7 +19,7 @@ from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, warning
 from croupier.editor.index import CITE, masked_strings
-from croupier.project import Project, display_path, project_of
+from croupier.project import Project, project_of
 from croupier.semantics.model import Game
 
 UNDECLARED = "undeclared-source"
@@ -49,16 +49,14 @@ class Resolved:
 def resolve_text(path: Path, text: str) -> Resolved:
     """Parse and resolve a spec's text (its bases from disk, beside it), with the checks that play no round."""
     from croupier.checks import DATA_PASSES
-    from croupier.semantics.resolve import Loader
+    from croupier.driver.compile import resolve_text as resolve
 
     project = project_of(path)
-    shown = display_path(path, project)
-    loader = Loader()
-    game, diags = loader.load(shown, text=text, opened=str(path))
-    out = Resolved(path, shown, project, game, list(diags))
+    c = resolve(path, text, project)
+    out = Resolved(path, c.spec, project, c.game, c.diagnostics)
     if out.ok:
         for check in DATA_PASSES:
-            out.diagnostics.extend(check(game, out.languages))
+            out.diagnostics.extend(check(c.game, out.languages))
     return out
 
 
