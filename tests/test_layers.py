@@ -1,7 +1,7 @@
 """The pipeline's layering: no stage reaches into a later one, by import or otherwise.
 
 `lint-imports` checks the contracts in pyproject.toml (syntax < semantics <
-checks < backends < tools < driver < cli; the back ends independent of each
+checks < backends < tools < driver < editor < cli; the back ends independent of each
 other) on the import graph of this repository's `compiler/` folder. Two ways
 around an import graph are scanned for here: naming a later stage's module in
 a call (`importlib.import_module("croupier.tools…")`), and a check pass that
@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_ROOT = ROOT / "compiler"  # the src layout: compiler/croupier/ is the package
 COMPILER = SOURCE_ROOT / "croupier"
-STAGES = ["syntax", "semantics", "checks", "backends", "tools", "driver", "cli"]
+STAGES = ["syntax", "semantics", "checks", "backends", "tools", "driver", "editor", "cli"]
 MODULE_NAME = re.compile(r"^croupier\.(\w+)")
 LINT = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 

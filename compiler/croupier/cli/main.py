@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from croupier import __version__
-from croupier.cli import analyze, diff, fmt, init, simulate
+from croupier.cli import analyze, diff, editor, fmt, init, simulate
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
 from croupier.runtime.jsonl import MAX_LINE_BYTES
@@ -307,7 +307,7 @@ def parser() -> argparse.ArgumentParser:
     _register_build(sub)
     _register_check(sub)
     _register_play(sub)
-    for module in (analyze, simulate, fmt, diff):
+    for module in (analyze, simulate, fmt, diff, editor):
         module.register(sub)
     return p
 

@@ -107,6 +107,20 @@ def compile_spec(path: str | Path, level: Level = Level.ENGINE, *, model: bool =
     return work.result(level, cases_dir, langs)
 
 
+def resolve_text(path: str | Path, text: str, project: Project | None = None) -> Compiled:
+    """A spec's text as an editor holds it (unsaved, perhaps half typed) resolved and taken no further: its game
+    (None when it does not resolve) and diagnostics, its bases read beside it from disk. Nothing is kept, in
+    process or on disk: the text changes with every keystroke (`croupier.editor`)."""
+    from croupier.semantics.resolve import Loader
+
+    path = Path(path)
+    project = project if project is not None else project_of(path)
+    shown = display_path(path, project)
+    loader = Loader()
+    game, diags = loader.load(shown, text=text, opened=str(path))
+    return Compiled(shown, Level.ENGINE, game, list(diags), dict(loader.sources))
+
+
 def resolved_work(path: str | Path, project: Project | None = None) -> _Work | None:
     """The work kept in process for a spec's content as `compile_spec` at CHECKED or ALL finds it, resolving
     the spec (and no more) when none is kept; None when it cannot be read or does not resolve. A parallel

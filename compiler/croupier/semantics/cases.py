@@ -104,17 +104,25 @@ def _read(path: Path, rel: str) -> tuple[str | None, list[Diagnostic]]:
     except UnicodeDecodeError as exc:
         return None, [error("E0900", f"cannot read reference cases: not UTF-8 ({exc.reason} at byte {exc.start})",
                             Span(rel, 1, 1))]
-    problems = check_text(text, rel)
-    return (None, problems) if problems else (text, [])
+    return text, []
 
 
 def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one file, with positioned diagnostics for malformed ones (never an exception): the file
     is read like a spec (only a regular file, its size bounded, the spec character rules), and every value
     has the type the format gives it."""
-    rel = str(path)
-    text, diags = _read(path, rel)
+    text, diags = _read(path, str(path))
     if text is None:
+        return [], diags
+    return load_case_text(text, path)
+
+
+def load_case_text(text: str, path: Path) -> tuple[list[Case], list[Diagnostic]]:
+    """Every case of one case file's text (as read from `path`, or as an editor holds it), with positioned
+    diagnostics: the spec character rules, then the format's types."""
+    rel = str(path)
+    diags = check_text(text, rel)
+    if diags:
         return [], diags
     try:
         data = _toml(text)
