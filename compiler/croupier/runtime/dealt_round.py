@@ -128,7 +128,8 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
     def round_max_cards(self):
         """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
 
-        A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
+        A hand that draws while a condition holds is counted once: a round the rest of a shoe cannot finish is
+        dealt from a fresh shoe instead (see `Shoe`).
         """
         return len(self.DEAL_ORDER) + len(self.DRAWERS)
 
