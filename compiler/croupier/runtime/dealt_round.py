@@ -245,9 +245,10 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
             known = ", ".join(self.ROOMS) or "none"
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
         for name, stake in bets.items():
-            if name not in limits:
+            limit = limits.get(name)
+            if limit is None:  # the room sets no limit on this bet (`no limit`)
                 continue
-            low, high = limits[name]
+            low, high = limit
             amount = parse_money(stake, f"the stake on {name}")
             if not low <= amount <= high:
                 raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "

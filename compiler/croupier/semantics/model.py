@@ -278,9 +278,9 @@ def seats_that_bring(game: Game, what: str) -> str:
 
 @dataclass
 class Room(Item):
-    """A room with per-bet table limits."""
+    """A room with per-bet table limits: (lowest, highest) stake, or None where the room sets no limit."""
 
-    limits: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    limits: dict[str, tuple[Fraction, Fraction] | None] = field(default_factory=dict)
 
 
 @dataclass

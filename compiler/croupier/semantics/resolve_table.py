@@ -18,12 +18,12 @@ def room(cx: Context, stmt: ast.RoomStmt) -> None:
         return
     result = cx.item(model.Room, stmt)
     for lim in stmt.limits:
-        if lim.low > lim.high:
+        if lim.low is not None and lim.low > lim.high:
             cx.err("E0115", f"the limit {lim.low}..{lim.high} is empty", lim.span)
         for b in lim.bets:
             if b.text in result.limits:
                 cx.err("E0103", f"two limits for bet `{b.text}` in room `{stmt.name}`", b.span)
-            result.limits[b.text] = (lim.low, lim.high)
+            result.limits[b.text] = None if lim.low is None else (lim.low, lim.high)
     g.rooms[stmt.name] = result
     cx.pending_rooms.append((result, stmt))
 

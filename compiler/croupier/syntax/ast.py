@@ -387,11 +387,11 @@ class PolicyStmt(Stmt):
 
 @dataclass
 class Limit:
-    """`banker player: 40..2500` inside a room."""
+    """`banker player: 40..2500` inside a room, or `super6: no limit` (low and high None)."""
 
     bets: list[RankRef]
-    low: Fraction
-    high: Fraction
+    low: Fraction | None
+    high: Fraction | None
     span: Span
 
 
