@@ -2,7 +2,8 @@
 
 `Shoe(seed)` shuffles the game's decks with `random.Random(seed)` (the same seed gives the
 same shoe on every machine), places the cut card in the spec's range from the end, burns by
-the revealed card's burn value, and deals rounds until the last-round rule ends the shoe. It
+the revealed card's burn value, and deals rounds until the last-round rule ends the shoe (a shoe shuffled before
+each round, `shuffle_each_round`, deals one round: its next shoe is the next round). It
 deals with the game's generated `deal_at` (the fast path of `play`: the cards are canonical
 codes already, so nothing is parsed or checked again), and a simulation with
 `settle_counts`, which builds no round. Each game has its own subclass, whose `game` is the
@@ -44,7 +45,7 @@ class Shoe:
         self.burned = []
         self.rounds_dealt = 0
         self.cut_out = None  # "during" or "between" once the cut card has come out
-        self.last = False  # the next round is the shoe's last
+        self.last = p.get("shuffle_each_round", False)  # the next round is the shoe's last (each one, when shuffled before each)
         self.finished = False
         self.ran_out = False
         self._ahead = None  # (keyed, what `deal_at` gave) for the round at `position`, dealt one ahead

@@ -296,8 +296,9 @@ class Squeeze:
 
 @dataclass
 class ShoeProcedure:
-    """Cut card, burn and last-round rules of a shoe."""
+    """Cut card, burn and last-round rules of a shoe, or a shoe shuffled before each round."""
 
+    shuffle_each_round: bool = False  # `shuffle before each round`: one round a shoe, from a full shoe
     cut_low: int | None = None
     cut_high: int | None = None
     burn_reveal: int = 0

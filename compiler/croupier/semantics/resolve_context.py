@@ -52,6 +52,8 @@ class Context:
         self.pending_squeeze: ast.SqueezeStmt | None = None
         self.pending_burn: ast.BurnStmt | None = None
         self.pending_cut: ast.CutCardStmt | None = None
+        self.pending_last: ast.LastRoundStmt | None = None
+        self.pending_shuffle: ast.ShuffleStmt | None = None
         self.hand_size_span: Span | None = None
         self.value_span: Span | None = None
         self.removed: list[tuple[str, str, Span]] = []  # (kind, name, where) of each `remove`

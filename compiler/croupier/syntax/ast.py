@@ -456,6 +456,12 @@ class VoidStmt(Stmt):
     kind = "void"
 
 
+class ShuffleStmt(Stmt):
+    """`shuffle before each round`: every round is dealt from a full shoe, shuffled afresh."""
+
+    kind = "shuffle"
+
+
 @dataclass
 class SpecFile:
     """A parsed spec file: its statements in order."""

@@ -324,6 +324,9 @@ class BuildAst(CardsBuilder, BetsBuilder):
     def void(self, meta, children):
         return ast.VoidStmt(self.span(meta), cite=self._cite(children))
 
+    def shuffle(self, meta, children):
+        return ast.ShuffleStmt(self.span(meta), cite=self._cite(children))
+
     # ---- expressions -------------------------------------------------------------------------
     def number(self, meta, children):
         tok = children[0]

@@ -239,7 +239,8 @@ def table_view(s: Sentences, g: Game) -> dict:
         "squeeze": s.squeeze(), "squeeze_cite": joined(g.squeeze.cite) if g.squeeze else "",
         "valid": s.valid_bets(), "valid_cite": joined(g.valid_bets_cite, g.valid_bets_pushed_cite),
         "procedure": s.procedure(),
-        "procedure_cite": joined(p.cites.get("cut"), p.cites.get("burn"), p.cites.get("last"), g.void_cite),
+        "procedure_cite": joined(p.cites.get("shuffle"), p.cites.get("cut"), p.cites.get("burn"), p.cites.get("last"),
+                                 g.void_cite),
     }
 
 
@@ -355,6 +356,8 @@ def _terms(s: Sentences, game: Game, d) -> list[str]:
     per rule, for the list under the difference: none where `game` lacks it or the kind has no rules."""
     if d.kind == "bet":
         return _bet_terms(s, game, d.name)
+    if d.kind == "shuffle" and game.procedure.shuffle_each_round:  # the shoe procedure's own sentence
+        return Sentences(game, s.lang, s.engine).procedure()[:1]
     if d.kind == "formula" and d.name in game.formulas:
         return [Sentences(game, s.lang, s.engine).formula(game.formulas[d.name])]
     return []

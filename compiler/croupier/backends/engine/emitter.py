@@ -234,6 +234,7 @@ class EngineEmitter:
         return {
             "cut_low": p.cut_low, "cut_high": p.cut_high, "burn_reveal": p.burn_reveal,
             "burn_values": dict(p.burn_values), "last_round": p.last_round,
+            **({"shuffle_each_round": True} if p.shuffle_each_round else {}),  # engines without it stay as they were
         }
 
     # ---- dealt rounds -------------------------------------------------------------------
