@@ -7,7 +7,7 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "97d9f352d46c7c58"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "7b3700486ea18aac"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
@@ -616,7 +616,7 @@ class Shoe:
         self.burned = []
         self.rounds_dealt = 0
         self.cut_out = None  # "during" or "between" once the cut card has come out
-        self.last = False  # the next round is the shoe's last
+        self.last = p.get("shuffle_each_round", False)  # the next round is the shoe's last (each one, when shuffled before each)
         self.finished = False
         self.ran_out = False
         self._ahead = None  # (keyed, what `deal_at` gave) for the round at `position`, dealt one ahead
