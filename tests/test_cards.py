@@ -255,7 +255,7 @@ def test_every_rule_the_engine_enforces_is_on_the_card():
                     else:
                         assert f"{int(limit[0]):,}–{int(limit[1]):,}" in text
             table = doc.find(f".//{NS}section[@id='table']")
-            if not g.is_dealt_round or not (g.rooms or any(has.values())):
+            if not g.is_dealt_round or not (g.rooms or any(has.values()) or p.shuffle_each_round):
                 assert table is None and "Squeeze" not in terms
                 if not g.is_dealt_round:
                     continue
@@ -265,6 +265,8 @@ def test_every_rule_the_engine_enforces_is_on_the_card():
                 assert len(items) >= 3 * has["squeeze"] + 3 * has["valid"] + 5 * has["shoe"]
                 if p.cut_low is not None:
                     assert any(f"{p.cut_low}" in i and f"{p.cut_high}" in i for i in items)
+                if lang == "en":
+                    assert p.shuffle_each_round == any("shuffled before each round" in i for i in items)
                 if p.burn_reveal:
                     assert any(str(p.burn_reveal + max(p.burn_values.values())) in i for i in items)  # most burned
             for e in g.events.values():
