@@ -190,7 +190,7 @@ def test_cards_show_shoe_flow_bets_examples_and_sources():
 
 
 def _label_of(game, d) -> str:
-    group = {"bet": game.bets, "assumption": game.assumptions}.get(d.kind, {})
+    group = {"bet": game.bets, "assumption": game.assumptions, "room": game.rooms}.get(d.kind, {})
     return group[d.name].label("en") if d.name in group else d.name
 
 
@@ -249,10 +249,13 @@ def test_every_rule_the_engine_enforces_is_on_the_card():
             terms = [ET.tostring(dt, encoding="unicode", method="text") for dt in glossary.iter(f"{NS}dt")]
             for room in g.rooms.values():
                 assert room.label(lang) in text
-                for lo, hi in room.limits.values():
-                    assert f"{int(lo):,}–{int(hi):,}" in text
+                for limit in room.limits.values():
+                    if limit is None:  # `no limit`, said in the card's language
+                        assert {"en": "no limit", "zh-Hans": "不限额", "zh-Hant": "不限額"}[lang] in text
+                    else:
+                        assert f"{int(limit[0]):,}–{int(limit[1]):,}" in text
             table = doc.find(f".//{NS}section[@id='table']")
-            if not g.is_dealt_round or not (g.rooms or any(has.values())):
+            if not g.is_dealt_round or not (g.rooms or any(has.values()) or p.shuffle_each_round):
                 assert table is None and "Squeeze" not in terms
                 if not g.is_dealt_round:
                     continue
@@ -262,6 +265,8 @@ def test_every_rule_the_engine_enforces_is_on_the_card():
                 assert len(items) >= 3 * has["squeeze"] + 3 * has["valid"] + 5 * has["shoe"]
                 if p.cut_low is not None:
                     assert any(f"{p.cut_low}" in i and f"{p.cut_high}" in i for i in items)
+                if lang == "en":
+                    assert p.shuffle_each_round == any("shuffled before each round" in i for i in items)
                 if p.burn_reveal:
                     assert any(str(p.burn_reveal + max(p.burn_values.values())) in i for i in items)  # most burned
             for e in g.events.values():

@@ -111,6 +111,9 @@ def test_an_enumeration_past_its_limit_gives_up_and_its_checks_claim_nothing(mon
     whole = round_space(game, engine_oracle(game))  # shared with the golden test of this spec
     assert whole.complete and whole.leaves > 2000 and len(whole.consulted) == 20
     monkeypatch.setattr(rounds, "MAX_LEAVES", 1000)
+    gated = _Enumerator(game, engine_oracle(game), False).run()  # estimated far past the limit: never started
+    assert not gated.complete and gated.leaves == 0 and not gated.consulted
+    monkeypatch.setattr(rounds, "ESTIMATE_MARGIN", 10 ** 9)  # the safety net itself: started, then cut short
     cut = _Enumerator(game, engine_oracle(game), False).run()
     assert not cut.complete and 1000 < cut.leaves < whole.leaves
     assert set(cut.consulted) < set(whole.consulted) and not cut.gaps and not cut.failures

@@ -102,7 +102,8 @@ room r "R"
     g, diags, _ = resolve_file(str(tmp_path / "v.rules"))
     assert not [d for d in diags if d.is_error]
     assert list(g.bets) == ["x"] and g.rooms["r"].limits == {"x": (1, 10)}
-    assert [(d.what, d.kind, d.name) for d in g.differences] == [("remove", "bet", "y")]
+    # not silently: the room changes with the bet, and the variant's differences say so
+    assert [(d.what, d.kind, d.name) for d in g.differences] == [("remove", "bet", "y"), ("override", "room", "r")]
 
 
 @pytest.mark.parametrize("text, code, needle", [

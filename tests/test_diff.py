@@ -153,9 +153,11 @@ def test_a_changed_payout_moves_that_bet_only(tmp_path):
 def test_a_removed_bet(tmp_path):
     new = variant(tmp_path, "baccarat_no_commission", 'bet super6 "Super 6" zh-Hant "超級六" zh-Hans "超级六"  [002]\n'
                   "    wins when outcome is banker and total(banker) = 6, pays 12 to 1\n", "")
+    new.write_text(new.read_text(encoding="utf-8").replace("    super6: no limit\n", ""), encoding="utf-8")  # rooms too
     r = report(SPEC / "baccarat_no_commission.rules", new)
     assert in_play(r) == [("bets", "bet", "super6", "removed",
-                           ["wins when outcome is banker and total(banker) = 6, pays 12 to 1"])]
+                           ["wins when outcome is banker and total(banker) = 6, pays 12 to 1"])] + [
+        ("table", "room", room, "changed", ["removed: super6: no limit"]) for room in ("trial", "junior", "middle", "senior")]
     for rows in r["money"]["table"].values():
         assert rows["super6"]["old"] is not None and rows["super6"]["new"] is None
         assert rows["super6"]["change"] is None and all(rows[b]["change"] == 0 for b in rows if b != "super6")
@@ -300,6 +302,8 @@ def test_a_removal_taken_back(tmp_path):
     """Without `remove bet player_pair` the base's bet is back: in play under the bets, and the removal itself is
     listed as documentation."""
     new = variant(tmp_path, "ez_baccarat", "remove bet player_pair  [WOO-EZ]\n", "")
+    rooms = new.read_text(encoding="utf-8").replace("dragon7 panda8: no limit", "dragon7 panda8 player_pair: no limit")
+    new.write_text(rooms, encoding="utf-8")  # every room gives the bet back a limit
     got = changes(SPEC / "ez_baccarat.rules", new)
     assert ("bets", "bet", "player_pair", "added", True, ["wins when player_pair, pays 11 to 1"]) in got
     assert ("documentation", "removals", None, "changed", False, ["removed: remove bet player_pair"]) in got

@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import BACCARAT
+from conftest import BACCARAT, SOFT_GAME
 
 from croupier.cli.main import main
 from croupier.cli.simulate import game_engine
@@ -105,3 +105,22 @@ def test_one_shoe_has_an_estimate_but_no_interval(source):
     report = sim.summary(tally, list(engine.BETS), {"banker": Fraction(-1, 100)})
     assert report["bets"]["banker"]["ci95"] is None and report["bets"]["banker"]["exact_in_ci"] is None
     assert sim.summary(sim.Tally(), ["banker"])["bets"]["banker"] == {"net_per_unit": None, "ci95": None}
+
+
+def test_a_hand_drawing_while_a_condition_holds_never_runs_a_shoe_out(tmp_path):
+    # The dealer draws while under 17 and may take more cards than the cut card leaves (5 or 6 from the end, room
+    # kept for three): a round the rest of the shoe cannot finish is dealt from a fresh shoe, never cut short.
+    spec = tmp_path / "soft.rules"
+    spec.write_text(SOFT_GAME + 'bet pw "P"\n    wins when outcome is pw, pays 1 to 1\n', encoding="utf-8")
+    game, src, engine = game_engine(str(spec))
+    fast, _ = sim.simulate(src, game.name, 400, seed=3, workers=1)
+    logged, records = sim.simulate(src, game.name, 400, seed=3, workers=1, log=True)
+    assert fast.rounds == logged.rounds == len(records) and fast.outcomes == logged.outcomes
+    ran_out = [r for r in records if r.get("ran_out")]
+    assert ran_out and all(r["last"] for r in ran_out)  # the shoes that ended so exist
+    for index in range(400):
+        shoe = engine.Shoe(sim.shoe_seed(3, index))
+        while not shoe.finished:
+            r, start = shoe.next_round()
+            assert engine.play(shoe.cards[start:]).cards_used == r.cards_used <= len(shoe.cards) - start
+    assert main(["simulate", str(spec), "--shoes", "50", "--jobs", "1"]) == 0

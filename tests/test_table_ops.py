@@ -149,3 +149,20 @@ def test_the_spec_states_its_table_rules(baccarat):
     assert baccarat.SQUEEZE_ORDER == ("player", "banker")
     assert baccarat.VALID_PUSHED_NONE and baccarat.VOID_RETURNS_STAKES
     assert set(baccarat.ROOMS) == {"trial", "junior", "middle", "senior"}
+
+
+def test_a_side_bet_with_no_limit_takes_any_stake_and_a_removed_bet_changes_the_rooms():
+    from conftest import SPEC, compile_engine
+
+    ez = compile_engine(SPEC / "ez_baccarat.rules", checks=False)
+    assert ez.ROOMS["junior"]["dragon7"] is None and ez.ROOMS["junior"]["tie"] == (40, 1500)
+    table = ez.Table(1, room="junior")
+    tr = table.deal({"x": {"dragon7": 1, "panda8": 10 ** 9, "banker": 40}})  # `no limit`: any stake
+    assert set(tr.returns["x"]) == {"dragon7", "panda8", "banker"}
+    with pytest.raises(ez.InvalidBet, match=r"room junior: 40 to 1500"):
+        table.deal({"x": {"dragon7": 1, "tie": 39}})
+    game, diags, _ = resolve_file(str(SPEC / "ez_baccarat.rules"))
+    assert not [d for d in diags if d.is_error]
+    rooms = [d for d in game.differences if d.kind == "room"]
+    assert [d.name for d in rooms] == ["trial", "junior", "middle", "senior"]  # each once, though also overridden
+    assert all(set(r.limits) == set(game.bets) for r in game.rooms.values())

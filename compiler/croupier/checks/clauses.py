@@ -72,10 +72,12 @@ def check(game: Game, oracle: RoundOracle | None = None) -> list[Diagnostic]:
 def construct(game: Game) -> tuple:
     """(span, hint) of what makes a game's enumeration too large: a hand drawing while a condition holds,
     else the rule that makes the cards told apart one by one, else the shoe."""
-    for rule in game.repeats.values():
-        return rule.span, (f"`{rule.describe()}` lets a round run long; `croupier analyze` and the rule card "
-                           "say the analysis is missing")
     finest = finest_rule(game)
+    for rule in game.repeats.values():
+        apart = (f", and `{expr_text(finest)}` makes every card a class of its own or tells ranks apart (a rule "
+                 "that reads values groups the cards in fewer classes)") if finest is not None else ""
+        return rule.span, (f"`{rule.describe()}` lets a round run long{apart}; `croupier analyze` and the rule card "
+                           "say the analysis is missing")
     if finest is not None:
         return finest.span, (f"`{expr_text(finest)}` makes the analysis tell cards apart one by one; "
                              "`croupier analyze` and the rule card say the analysis is missing")

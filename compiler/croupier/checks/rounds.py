@@ -24,8 +24,10 @@ from croupier.checks.oracles import CardsRanOut, Decision, RoundFailure, RoundOr
 from croupier.checks.round_leaves import MEMO_ENTRIES, LastCards
 from croupier.semantics.card_reads import card_classes
 from croupier.semantics.model import Game
+from croupier.space_estimate import estimate_nodes
 
 MAX_LEAVES = 2_000_000  # a safety net: beyond this the enumeration gives up (no diagnostics from it)
+ESTIMATE_MARGIN = 4  # a survey estimated at more than this many times MAX_LEAVES rounds is not started
 PLAY_TRIAL = 1024  # plays of rounds so far looked up before the lookups stop if fewer than one in eight was found
 
 
@@ -173,10 +175,31 @@ class _Enumerator(LastCards):
         # when every round is weighed: the shape of a round so far (see `group_of`) -> what playing it gave
         self.plays: dict[tuple, tuple] = {}
         self.play_tries = self.play_hits = 0  # rounds so far looked up in `plays` (-1: no longer), and found there
+        if self.too_large():
+            self.space.complete = False  # the draw-table and bet checks then say nothing from the survey
+            self.exact_returns()
+            return self.space
         self.walk()
         self.summarise()
         self.exact_returns()
         return self.space
+
+    def too_large(self) -> bool:
+        """Whether the survey, estimated before it starts (`space_estimate`), would play more than ESTIMATE_MARGIN
+        times MAX_LEAVES rounds: then it is not walked at all, instead of walking until the safety net."""
+        oracle = self.oracle
+
+        def finished(cards: list[str]) -> bool:
+            try:
+                oracle.play(cards, lambda decision: None)
+            except CardsRanOut:
+                return False
+            except RoundFailure:
+                return True
+            return True
+
+        cap = ESTIMATE_MARGIN * MAX_LEAVES
+        return estimate_nodes(self.classes, self.need, finished) > cap
 
     def group_of(self, used: tuple[int, ...], held: tuple) -> tuple:
         """The group of a round so far: its shape (`shape_of`), but when every round is weighed, every hand's

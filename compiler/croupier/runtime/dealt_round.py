@@ -128,7 +128,8 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
     def round_max_cards(self):
         """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
 
-        A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
+        A hand that draws while a condition holds is counted once: a round the rest of a shoe cannot finish is
+        dealt from a fresh shoe instead (see `Shoe`).
         """
         return len(self.DEAL_ORDER) + len(self.DRAWERS)
 
@@ -244,9 +245,10 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
             known = ", ".join(self.ROOMS) or "none"
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
         for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
-            if name not in limits:
+            limit = limits.get(name)
+            if limit is None:  # the room sets no limit on this bet (`no limit`)
                 continue
-            low, high = limits[name]
+            low, high = limit
             amount = parse_money(stake, f"the stake on {name}")
             if not low <= amount <= high:
                 raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "

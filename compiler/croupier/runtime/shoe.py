@@ -2,16 +2,22 @@
 
 `Shoe(seed)` shuffles the game's decks with `random.Random(seed)` (the same seed gives the
 same shoe on every machine), places the cut card in the spec's range from the end, burns by
-the revealed card's burn value, and deals rounds until the last-round rule ends the shoe. It
+the revealed card's burn value, and deals rounds until the last-round rule ends the shoe (a shoe shuffled before
+each round, `shuffle_each_round`, deals one round: its next shoe is the next round). It
 deals with the game's generated `deal_at` (the fast path of `play`: the cards are canonical
 codes already, so nothing is parsed or checked again), and a simulation with
 `settle_counts`, which builds no round. Each game has its own subclass, whose `game` is the
 `DealtRound` it deals for.
+
+A round the rest of the shoe cannot finish (a hand that draws while a condition holds may take
+more cards than the cut card leaves) is not dealt from it: the shoe ends before that round, which
+is dealt from a fresh shoe. The shoe deals each round one ahead to know it (`ran_out` then turns
+true), so no round is ever cut short and nothing is dealt twice.
 """
 
 import random
 
-from croupier.runtime.errors import InvalidTable
+from croupier.runtime.errors import InvalidTable, ShoeRanOut
 
 
 class Shoe:
@@ -19,7 +25,8 @@ class Shoe:
 
     `cut` is the index of the card the cut card lies in front of; `burned` the
     revealed card(s) and the cards burned after them; `finished` turns true when
-    the last-round rule ends the shoe (or too few cards remain for a round).
+    the last-round rule ends the shoe (or too few cards remain for a round); `ran_out`
+    when it ended because the rest of the shoe could not finish the next round.
     """
 
     game = None  # the DealtRound of the game's own subclass
@@ -38,8 +45,10 @@ class Shoe:
         self.burned = []
         self.rounds_dealt = 0
         self.cut_out = None  # "during" or "between" once the cut card has come out
-        self.last = False  # the next round is the shoe's last
+        self.last = p.get("shuffle_each_round", False)  # the next round is the shoe's last (each one, when shuffled before each)
         self.finished = False
+        self.ran_out = False
+        self._ahead = None  # (keyed, what `deal_at` gave) for the round at `position`, dealt one ahead
         self._keep = game.round_max_cards()
         self._deal_at = game.deal_at
         reveal = p["burn_reveal"]
@@ -61,15 +70,35 @@ class Shoe:
         if self.finished:
             raise InvalidTable("the shoe has ended; start a new shoe")
         start = self.position
-        if keyed:
-            r, key = self._deal_at(self.cards, start, "round")
+        ahead = self._ahead
+        self._ahead = None
+        if ahead is not None and ahead[0] == keyed:
+            dealt = ahead[1]
         else:
-            r, key = self._deal_at(self.cards, start), None
+            try:
+                dealt = self.deal_next(keyed)
+            except ShoeRanOut:  # a round not dealt ahead: the shoe's first, or one after `settle_counts`
+                self.finished = self.ran_out = True
+                if not self.rounds_dealt:
+                    raise InvalidTable("a round needs more cards than a fresh shoe holds") from None
+                raise InvalidTable("the shoe has ended: the next round is dealt from a fresh shoe") from None
+        r, key = dealt if keyed else (dealt, None)
         pos = self.position = start + r.cards_used
         self.rounds_dealt += 1
         if self.last or pos >= self.cut or len(self.cards) - pos < self._keep:
             self.after_round(start)  # the last-round rule, only where it can apply
+        if not self.finished:
+            try:
+                self._ahead = (keyed, self.deal_next(keyed))
+            except ShoeRanOut:  # the next round is dealt from a fresh shoe
+                self.finished = self.ran_out = True
         return r, key, start
+
+    def deal_next(self, keyed):
+        """What `deal_at` gives for the round at `position` (raises ShoeRanOut when the shoe cannot finish it)."""
+        if keyed:
+            return self._deal_at(self.cards, self.position, "round")
+        return self._deal_at(self.cards, self.position)
 
     def after_round(self, start):
         """The last-round rule: the cut card out during a round, or between rounds."""
@@ -94,9 +123,14 @@ class Shoe:
         deal_at = self._deal_at
         size = len(cards)
         n = 0
+        self._ahead = None  # a round dealt ahead by `next_keyed_round` is dealt again here
         while not self.finished and n != limit:
             start = self.position
-            used, key = deal_at(cards, start, True)
+            try:
+                used, key = deal_at(cards, start, True)
+            except ShoeRanOut:  # the rest of the shoe cannot finish this round: it is dealt from a fresh shoe
+                self.finished = self.ran_out = True
+                break
             pos = self.position = start + used
             n += 1
             got = counts.get(key)

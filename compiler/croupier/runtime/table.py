@@ -233,6 +233,8 @@ class Table:
                 note["cut_card"] = shoe.cut_out
             if shoe.finished:
                 note["last"] = True
+                if shoe.ran_out:  # the rest of the shoe could not finish the next round
+                    note["ran_out"] = True
             tr.shoe_note = note
         return tr
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 ANSWER_KEYS: frozenset[str] = frozenset({
     "error",  # any request the engine refuses (runtime/jsonl.py)
     "outcome", "cards_used", "returns",  # a dealt round (runtime/dealt_round.py)
-    "round", "cards", "bets", "room", "squeeze", "cut_card", "last", "valid", "void",  # a table round (table_ops.py)
+    "round", "cards", "bets", "room", "squeeze", "cut_card", "last", "ran_out", "valid", "void",  # a table round (table.py)
     "type", "points", "substitution", "wild",  # a seat game's hand (runtime/seat_hands.py)
     "hands", "order", "results", "transfers", "net", "label",  # a seat game's table (runtime/seat_table.py)
     "steps", "rules",  # `play --json` explains a round and names its rules (tools/explain.py); the log adds

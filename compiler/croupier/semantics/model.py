@@ -278,9 +278,9 @@ def seats_that_bring(game: Game, what: str) -> str:
 
 @dataclass
 class Room(Item):
-    """A room with per-bet table limits."""
+    """A room with per-bet table limits: (lowest, highest) stake, or None where the room sets no limit."""
 
-    limits: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    limits: dict[str, tuple[Fraction, Fraction] | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -296,8 +296,9 @@ class Squeeze:
 
 @dataclass
 class ShoeProcedure:
-    """Cut card, burn and last-round rules of a shoe."""
+    """Cut card, burn and last-round rules of a shoe, or a shoe shuffled before each round."""
 
+    shuffle_each_round: bool = False  # `shuffle before each round`: one round a shoe, from a full shoe
     cut_low: int | None = None
     cut_high: int | None = None
     burn_reveal: int = 0

@@ -260,6 +260,7 @@ class Resolver(Context):
         check_table_references(g, self.pending_rooms, self.pending_squeeze, self.err)
         resolve_table.burn_values(self)
         check_shoe_and_values(g, self.err, self.value_span or g.span)
+        resolve_table.shuffle_conflicts(self)
         check_procedure_bounds(g, self.pending_cut, self.pending_burn, self.err)
         check_hand_bounds(g, self.hand_size_span, self.err)
         for hand, tables in g.hand_draws():

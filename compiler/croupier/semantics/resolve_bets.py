@@ -112,11 +112,12 @@ def remove(cx: Context, stmt: ast.RemoveStmt) -> None:
         g.types = [t for t in g.types if t.name != stmt.name]
     else:
         del getattr(g, field_name)[stmt.name]
-    if stmt.what == "bet":
-        for room in g.rooms.values():
-            room.limits.pop(stmt.name, None)  # a removed bet has no limit left to keep
     cx.removed.append((kind, stmt.name, stmt.span))
     g.differences.append(model.Difference("remove", kind, stmt.name, stmt.span))
+    if stmt.what == "bet":
+        for room in g.rooms.values():  # a removed bet has no limit left to keep: the room changes, and says so
+            if room.limits.pop(stmt.name, False) is not False:
+                cx.differs("override", "room", room.name, stmt.span)
 
 
 STATEMENTS: Handlers = {ast.BetStmt: bet, ast.ValidBetStmt: valid_bets, ast.RemoveStmt: remove}

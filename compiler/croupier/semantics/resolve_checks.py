@@ -106,6 +106,31 @@ def apply_tiebreaks(g: model.Game, stmts: list[ast.TiebreakStmt], err: Callable[
             t.tiebreak = tuple(keys)
 
 
+def check_room_limits(g: model.Game, err: Callable[..., None]) -> None:
+    """Every room gives every bet a limit, or says it has none (`BET: no limit`). A room of this file that
+    misses bets is an error at the room; a bet this file adds that rooms of its base miss, at the bet."""
+    at_bet: dict[str, list[str]] = {}
+    for room in g.rooms.values():
+        missing = [name for name in g.bets if name not in room.limits]
+        if room.origin == g.name:
+            if missing:
+                err("E0146", f"room `{room.name}` gives no stake limit to {_bets(missing)}", room.span,
+                    f"give each bet a limit (`{missing[0]}: LOW..HIGH`), or say it has none (`{missing[0]}: no limit`)")
+            continue
+        for name in missing:
+            if g.bets[name].origin == g.name:  # else both come from the base, which reports it
+                at_bet.setdefault(name, []).append(room.name)
+    for name, rooms in at_bet.items():
+        listed = ", ".join(f"`{r}`" for r in rooms)
+        err("E0146", f"bet `{name}` has no stake limit in room{'s' if len(rooms) > 1 else ''} {listed} of the base",
+            g.bets[name].span, f"override each room with a line `{name}: LOW..HIGH` (or `{name}: no limit`) "
+            "besides its other limits")
+
+
+def _bets(names: list[str]) -> str:
+    return ("bet " if len(names) == 1 else "bets ") + ", ".join(f"`{n}`" for n in names)
+
+
 def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.RoomStmt]],
                            squeeze: ast.SqueezeStmt | None, err: Callable[..., None]) -> None:
     """Rooms and the squeeze rule name bets and hands that exist."""
@@ -115,6 +140,7 @@ def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.Room
                 if b.text not in g.bets:
                     err("E0101", f"unknown bet `{b.text}` in room `{room.name}`", b.span,
                         f"bets: {', '.join(g.bets)}")
+    check_room_limits(g, err)
     if squeeze is not None:
         for ref in list(squeeze.bets):
             if ref.text not in g.bets:

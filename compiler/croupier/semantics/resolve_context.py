@@ -52,6 +52,8 @@ class Context:
         self.pending_squeeze: ast.SqueezeStmt | None = None
         self.pending_burn: ast.BurnStmt | None = None
         self.pending_cut: ast.CutCardStmt | None = None
+        self.pending_last: ast.LastRoundStmt | None = None
+        self.pending_shuffle: ast.ShuffleStmt | None = None
         self.hand_size_span: Span | None = None
         self.value_span: Span | None = None
         self.removed: list[tuple[str, str, Span]] = []  # (kind, name, where) of each `remove`
@@ -163,8 +165,14 @@ class Context:
                 self.err("E0103", f"duplicate {kind} `{name}`", span, "each name may be defined once")
             return False
         if self.variant:
-            self.game.differences.append(model.Difference("override" if exists else "add", kind, name, stmt.span))
+            self.differs("override" if exists else "add", kind, name, stmt.span)
         return True
+
+    def differs(self, what: str, kind: str, name: str, span: Span) -> None:
+        """Note how the variant differs from its base, once per item (a room a `remove bet` changed and an
+        `override room` replaces is one change)."""
+        if not any(d.what == what and d.kind == kind and d.name == name for d in self.game.differences):
+            self.game.differences.append(model.Difference(what, kind, name, span))
 
     def singleton(self, stmt: ast.Stmt, key: str, exists: bool) -> bool:
         """A statement a game has once (`shoe`, `deal`, …): a second one in the file is an error."""

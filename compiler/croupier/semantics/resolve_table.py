@@ -18,12 +18,12 @@ def room(cx: Context, stmt: ast.RoomStmt) -> None:
         return
     result = cx.item(model.Room, stmt)
     for lim in stmt.limits:
-        if lim.low > lim.high:
+        if lim.low is not None and lim.low > lim.high:
             cx.err("E0115", f"the limit {lim.low}..{lim.high} is empty", lim.span)
         for b in lim.bets:
             if b.text in result.limits:
                 cx.err("E0103", f"two limits for bet `{b.text}` in room `{stmt.name}`", b.span)
-            result.limits[b.text] = (lim.low, lim.high)
+            result.limits[b.text] = None if lim.low is None else (lim.low, lim.high)
     g.rooms[stmt.name] = result
     cx.pending_rooms.append((result, stmt))
 
@@ -59,6 +59,30 @@ def last_round(cx: Context, stmt: ast.LastRoundStmt) -> None:
     if cx.singleton(stmt, "last round", p.last_round is not None):
         p.last_round = stmt.rule
         p.cites["last"] = stmt.cite
+        cx.pending_last = stmt
+
+
+def shuffle(cx: Context, stmt: ast.ShuffleStmt) -> None:
+    p = cx.game.procedure
+    if cx.singleton(stmt, "shuffle", p.shuffle_each_round):
+        p.shuffle_each_round = True
+        p.cites["shuffle"] = stmt.cite
+        cx.pending_shuffle = stmt
+
+
+def shuffle_conflicts(cx: Context) -> None:
+    """After every statement: a shoe shuffled before each round deals one round, so it has no cut card and no
+    last-round rule: in the same file they are an error (E0147); a variant's shuffle replaces its base's."""
+    stmt, p = cx.pending_shuffle, cx.game.procedure
+    if stmt is None:
+        return
+    for rule, given in (("a cut card", cx.pending_cut), ("a last-round rule", cx.pending_last)):
+        if given is not None:
+            cx.err("E0147", f"a shoe shuffled before each round deals one round: it has no use for {rule}",
+                   given.span, "remove the cut card and the last-round rule, or `shuffle before each round`")
+    p.cut_low = p.cut_high = p.last_round = None
+    p.cites.pop("cut", None)
+    p.cites.pop("last", None)
 
 
 def void(cx: Context, stmt: ast.VoidStmt) -> None:
@@ -84,4 +108,5 @@ STATEMENTS: Handlers = {
     ast.BurnStmt: burn,
     ast.LastRoundStmt: last_round,
     ast.VoidStmt: void,
+    ast.ShuffleStmt: shuffle,
 }

@@ -387,11 +387,11 @@ class PolicyStmt(Stmt):
 
 @dataclass
 class Limit:
-    """`banker player: 40..2500` inside a room."""
+    """`banker player: 40..2500` inside a room, or `super6: no limit` (low and high None)."""
 
     bets: list[RankRef]
-    low: Fraction
-    high: Fraction
+    low: Fraction | None
+    high: Fraction | None
     span: Span
 
 
@@ -454,6 +454,12 @@ class VoidStmt(Stmt):
     """`void returns stakes`: a voided round returns every stake."""
 
     kind = "void"
+
+
+class ShuffleStmt(Stmt):
+    """`shuffle before each round`: every round is dealt from a full shoe, shuffled afresh."""
+
+    kind = "shuffle"
 
 
 @dataclass

@@ -281,7 +281,10 @@ class BuildAst(CardsBuilder, BetsBuilder):
     # ---- table operations ----------------------------------------------------------------
     def limit(self, meta, children):
         bets = [self.ref(t) for t in self._tokens(children, "NAME")]
-        lo, hi = self._tokens(children, "NUMBER")
+        numbers = self._tokens(children, "NUMBER")
+        if not numbers:  # `no limit`
+            return ast.Limit(bets, None, None, self.span(meta))
+        lo, hi = numbers
         return ast.Limit(bets, _num(str(lo)), _num(str(hi)), self.span(meta))
 
     def room(self, meta, children):
@@ -320,6 +323,9 @@ class BuildAst(CardsBuilder, BetsBuilder):
 
     def void(self, meta, children):
         return ast.VoidStmt(self.span(meta), cite=self._cite(children))
+
+    def shuffle(self, meta, children):
+        return ast.ShuffleStmt(self.span(meta), cite=self._cite(children))
 
     # ---- expressions -------------------------------------------------------------------------
     def number(self, meta, children):

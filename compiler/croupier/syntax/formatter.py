@@ -149,7 +149,7 @@ LAYOUTS: dict[str, Callable[[Tree, str, int], list[Line]]] = {
              "suit_order", "hand", "deal", "event", "stand", "draw", "draw_while", "outcome", "bet", "hand_type",
              "tiebreak", "remove",
              "seats", "hand_size", "let", "settle", "policy", "room", "squeeze", "valid_bet", "valid_pushed",
-             "cut_card", "burn", "last_round", "void"),
+             "cut_card", "burn", "last_round", "void", "shuffle"),
     "assume": assumption,
 }
 

@@ -210,7 +210,7 @@ def table_view(s: Sentences, g: Game) -> dict:
     """Rooms and limits, squeeze, valid bets, the shoe procedure and void rounds."""
     groups: list[tuple[list[str], list]] = []
     for name in g.bets:
-        limits = [r.limits.get(name) for r in g.rooms.values()]
+        limits = [r.limits.get(name, "missing") for r in g.rooms.values()]
         same = next((grp for grp in groups if grp[1] == limits), None)
         if same is not None:
             same[0].append(name)
@@ -219,7 +219,11 @@ def table_view(s: Sentences, g: Game) -> dict:
     loc = s.p.locale
 
     def limit(lim) -> str:
-        return "—" if lim is None else f"{format_decimal(lim[0], locale=loc)}–{format_decimal(lim[1], locale=loc)}"
+        if lim == "missing":  # only in a spec with errors (E0146)
+            return "—"
+        if lim is None:
+            return s.say(N_("no limit"))
+        return f"{format_decimal(lim[0], locale=loc)}–{format_decimal(lim[1], locale=loc)}"
 
     cites = list(dict.fromkeys(r.cite for r in g.rooms.values() if r.cite))
     rooms = {"columns": [s.p.nouns([s.bet(b) for b in names]) for names, _ in groups], "cite": "; ".join(cites),
@@ -235,7 +239,8 @@ def table_view(s: Sentences, g: Game) -> dict:
         "squeeze": s.squeeze(), "squeeze_cite": joined(g.squeeze.cite) if g.squeeze else "",
         "valid": s.valid_bets(), "valid_cite": joined(g.valid_bets_cite, g.valid_bets_pushed_cite),
         "procedure": s.procedure(),
-        "procedure_cite": joined(p.cites.get("cut"), p.cites.get("burn"), p.cites.get("last"), g.void_cite),
+        "procedure_cite": joined(p.cites.get("shuffle"), p.cites.get("cut"), p.cites.get("burn"), p.cites.get("last"),
+                                 g.void_cite),
     }
 
 
@@ -332,7 +337,7 @@ def clause_code(c) -> str:
 
 def _label(game: Game, kind: str, name: str, lang: str) -> str:
     group = {"bet": game.bets, "outcome": game.outcomes, "event": game.events, "hand": game.hands,
-             "formula": game.formulas}.get(kind, {})  # (an assumption's text is in the card's assumptions)
+             "formula": game.formulas, "room": game.rooms}.get(kind, {})  # (an assumption's text is in the card's assumptions)
     return group[name].label(lang) if name in group else ""
 
 
@@ -351,6 +356,8 @@ def _terms(s: Sentences, game: Game, d) -> list[str]:
     per rule, for the list under the difference: none where `game` lacks it or the kind has no rules."""
     if d.kind == "bet":
         return _bet_terms(s, game, d.name)
+    if d.kind == "shuffle" and game.procedure.shuffle_each_round:  # the shoe procedure's own sentence
+        return Sentences(game, s.lang, s.engine).procedure()[:1]
     if d.kind == "formula" and d.name in game.formulas:
         return [Sentences(game, s.lang, s.engine).formula(game.formulas[d.name])]
     return []

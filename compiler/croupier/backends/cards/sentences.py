@@ -352,6 +352,9 @@ class Sentences:
         g = self.game
         p = g.procedure
         out = []
+        if p.shuffle_each_round:
+            out.append(self.say(N_("The cards are shuffled before each round: every round is dealt from a full "
+                                   "shoe, so no round depends on the cards of the rounds before it.")))
         if p.cut_low is not None:
             out.append(self.say(N_("A cut card is placed %(low)s to %(high)s cards from the end of the shoe."),
                                 low=p.cut_low, high=p.cut_high))

@@ -172,7 +172,7 @@ class EngineEmitter:
             for o in g.outcomes.values():
                 w.line(f"    {literal(o.name)}: {literal(rule_text(f'outcome {o.name} when ' + expr_text(o.when), o.cite))},")
             w.line("}")
-            rooms = {r.name: {b: (lo, hi) for b, (lo, hi) in r.limits.items()} for r in g.rooms.values()}
+            rooms = {r.name: dict(r.limits) for r in g.rooms.values()}  # a bet's (low, high), or None: no limit
             w.assign("ROOMS", rooms)
             w.assign("SHOE_PROCEDURE", self.procedure())
             table_data(g, w)
@@ -234,6 +234,7 @@ class EngineEmitter:
         return {
             "cut_low": p.cut_low, "cut_high": p.cut_high, "burn_reveal": p.burn_reveal,
             "burn_values": dict(p.burn_values), "last_round": p.last_round,
+            **({"shuffle_each_round": True} if p.shuffle_each_round else {}),  # engines without it stay as they were
         }
 
     # ---- dealt rounds -------------------------------------------------------------------

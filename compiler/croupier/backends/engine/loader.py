@@ -100,13 +100,81 @@ def analysis_key(decks: int, engine: str, companion: str) -> str:
     return f"{decks}\0{engine}\0{companion}"
 
 
+ESTIMATE_MARGIN = 4  # a general enumeration estimated at more than this many times its limit is refused at once
+
+
 def exact_analysis(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> dict:
     """`companion.analyse(engine, decks)` of two modules `load_engine` loaded, computed once per (decks,
-    engine source, companion source) and kept in the cache: the checks, the rule card and `analyze` share it."""
+    engine source, companion source) and kept in the cache: the checks, the rule card and `analyze` share it.
+
+    A game the exact enumeration cannot cover raises the engine's EngineError (marked `too_large`), and that
+    refusal is kept like an analysis: it is found, not walked again, by every later request for the same
+    sources and deck count. A general enumeration is first estimated (`too_large_for`): one that would play
+    far more rounds than its limit is refused before it starts."""
     from croupier.cache import cached
 
-    return cached("analysis", analysis_key(decks, engine.SOURCE_DIGEST, companion.SOURCE_DIGEST),
-                  lambda: companion.analyse(engine, decks))
+    def compute() -> dict:
+        why = too_large_for(engine, companion, decks)
+        if why:
+            return {"refused": why}
+        try:
+            return companion.analyse(engine, decks)
+        except engine.EngineError as exc:
+            if getattr(exc, "too_large", False):
+                return {"refused": str(exc)}
+            raise
+
+    found = cached("analysis", analysis_key(decks, engine.SOURCE_DIGEST, companion.SOURCE_DIGEST), compute)
+    if "refused" in found:
+        refusal = engine.EngineError(found["refused"])
+        refusal.too_large = True  # the game, not the cards, is at fault: no rule is broken
+        raise refusal
+    return found
+
+
+def estimated_rounds(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> int | None:
+    """The estimated number of rounds the general enumeration of a game plays for `decks` decks (`space_estimate`),
+    or None for a game the fast enumerator groups (its walk is small whatever the shoe)."""
+    from croupier.space_estimate import estimate_nodes
+
+    general = companion.ANALYSIS.get("general")
+    if companion.ANALYSIS["supported"] or not general:
+        return None
+    ran_out = engine.ShoeRanOut
+
+    def finished(seq: list[str]) -> bool:
+        try:
+            engine.deal_at(seq, 0)
+        except ran_out:
+            return False
+        return True
+
+    classes = [(codes, len(codes) * decks) for codes in general["classes"]]
+    return estimate_nodes(classes, len(engine.DEAL_ORDER), finished)
+
+
+def too_large_for(engine: types.ModuleType, companion: types.ModuleType, decks: int) -> str:
+    """Why the general enumeration of a game is refused before it starts ("" when it may run): its estimated
+    number of rounds (`estimated_rounds`) is more than ESTIMATE_MARGIN times its limit. The reason names the
+    distinction that makes the space big: how many classes of cards the rules tell apart, and how long a
+    round may run."""
+    guess = estimated_rounds(engine, companion, decks)
+    plan = companion.ANALYSIS
+    if guess is None or guess <= ESTIMATE_MARGIN * plan["general"]["limit"]:
+        return ""
+    return (f"{plan['reason']}; played card class by card class ({space_words(plan['general']['classes'])}, "
+            f"{decks} deck(s)) it would take about {guess:.1e} rounds, more than "
+            f"{plan['general']['limit']:,}").replace("e+", "e")
+
+
+def space_words(classes) -> str:
+    """What the classes of an enumeration are, in words: how many, and what the rules tell apart."""
+    n = len(classes)
+    if all(len(codes) == 1 for codes in classes):
+        return f"{n} classes: every card told apart, by rank and suit"
+    if all(len({code[:-1] for code in codes}) == 1 for codes in classes):
+        return f"{n} classes: the cards told apart by rank"
+    return f"{n} classes of cards the rules tell apart"
 
 
 def recalled_analyses(engine_source: str, companion_source: str, decks: list[int]) -> list[dict | None]:

@@ -1,7 +1,8 @@
 """The exact analyses a rule card's Mathematics section shows, as plain data for the cards back end.
 
 `card_analysis(game)` runs the exact enumerator (the engine's analysis companion) for the spec's own
-shoe and for 1, 2, 4, 6 and 8 decks (and for a variant, its base at the spec's shoe), or a seat
+shoe and for 1, 2, 4, 6 and 8 decks (those the general enumerator plays in few rounds: `table_analysis`;
+and for a variant, its base at the spec's shoe), or a seat
 game's policy analysis, and returns the exact figures; the driver hands them to the cards back end
 (`croupier.backends.cards.mathematics`), which words and draws them in each card language.
 Analyses are cached per (engine and companion source, decks) for the life of the process, so
@@ -11,10 +12,12 @@ spec texts, name and path (a variant's base included).
 
 from __future__ import annotations
 
-from croupier.backends.engine.loader import engine_path, exact_analysis, shared_engine, source_digest
+from croupier.backends.engine.loader import engine_path, estimated_rounds, exact_analysis, shared_engine, source_digest
 from croupier.cache import cached
 from croupier.semantics.model import Game
 from croupier.tools.analysis.report import DECK_TABLE
+
+TABLE_ROUNDS = 20_000  # the most rounds a general enumeration may play for each further deck count of the table
 
 
 def _emitted(kind: str, game: Game, emit) -> str:
@@ -57,6 +60,18 @@ def analysis_of(game: Game, decks: int | None = None) -> dict:
     return exact_analysis(engine, companion, decks)
 
 
+def table_analysis(game: Game, decks: int) -> dict | None:
+    """The analysis of one more deck count for the card's table of house edges by deck count; None when the
+    general enumeration would play more than TABLE_ROUNDS rounds for it (`estimated_rounds`): a game whose
+    rules tell every card apart shows its own shoe only, instead of walking its rounds again for each count."""
+    _digest, engine = engine_of(game)
+    _plan_digest, companion = companion_of(game)
+    guess = estimated_rounds(engine, companion, decks)
+    if guess is not None and guess > TABLE_ROUNDS:
+        return None
+    return exact_analysis(engine, companion, decks)
+
+
 def card_analysis(game: Game) -> dict | None:
     """A card's mathematics as exact data; None for a game the analysis does not cover. One of:
 
@@ -71,7 +86,8 @@ def card_analysis(game: Game) -> dict | None:
         return None
     try:
         a = analysis_of(game)
-        by_decks = [analysis_of(game, n) for n in DECK_TABLE]
+        by_decks = [analysis_of(game, n) if n == a["decks"] else table_analysis(game, n) for n in DECK_TABLE]
+        by_decks = [t for t in by_decks if t is not None]
         base = analysis_of(game.base, a["decks"]) if game.base is not None and game.base.is_dealt_round else None
     except ValueError as exc:  # the engine's EngineError: a game the exact enumeration cannot cover
         return {"missing": str(exc)}

@@ -91,7 +91,8 @@ LINES: dict[type, Callable] = {
     model.Event: lambda e: [f"when {text(e.when)}"],
     model.Outcome: lambda o: [f"when {text(o.when)}"],
     model.Formula: lambda f: [f"= {text(f.expr)}"],
-    model.Room: lambda r: [f"{bet}: {text(lo)}..{text(hi)}" for bet, (lo, hi) in r.limits.items()],
+    model.Room: lambda r: [f"{bet}: no limit" if lim is None else f"{bet}: {text(lim[0])}..{text(lim[1])}"
+                           for bet, lim in r.limits.items()],
     model.CardClass: lambda c: ["= " + " ".join(c.ranks)],
     model.Assumption: lambda a: [text(a.labels)],
     model.DrawRepeat: lambda r: [f"draw {r.hand} while {text(r.when)}"],
