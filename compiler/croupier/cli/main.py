@@ -128,6 +128,8 @@ def cmd_check(args) -> int:
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
     diags = [d for r in results for d in r.diagnostics]
+    if args.strict:
+        diags += _uncited(results, sources)
     errors = [d for d in diags if d.is_error or args.strict and d.severity == "warning"]
     stale = []
     if project is None:
@@ -151,6 +153,14 @@ def cmd_check(args) -> int:
         warnings = sum(1 for d in diags if d.severity == "warning")
         print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
     return 0
+
+
+def _uncited(results: list, sources: dict[str, str]) -> list:
+    """`check --strict`'s citation rule: a warning on every rule of a spec that resolved that cites no source."""
+    from croupier.semantics.citations import uncited
+    from croupier.syntax.parser import parse_text
+
+    return [d for r in results if r.ok and r.spec in sources for d in uncited(parse_text(sources[r.spec], r.spec)[0])]
 
 
 def compiled_or_exit(spec: str, level=None, model: bool = True):
@@ -311,7 +321,8 @@ def _register_check(sub) -> None:
     c = sub.add_parser("check", help="parse and check specs; fail when the project's generated files are stale")
     c.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     c.add_argument("--strict", action="store_true",
-                   help="treat warnings as errors (labels in every language the project lists, and no other)")
+                   help="treat warnings as errors, and want a citation on every rule (and labels in every language the "
+                        "project lists, and no other)")
     c.add_argument("--json", action="store_true", help="print the diagnostics and stale files as JSON")
     c.add_argument("--format", choices=("text", "json"), default="text", help=argparse.SUPPRESS)  # the old --json
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)

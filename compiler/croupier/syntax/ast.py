@@ -463,3 +463,7 @@ class SpecFile:
     path: str
     text: str
     statements: list[Stmt]
+    # the names the statements with a syntax error would have declared (`outcom tie …`: tie), whose
+    # uses are not reported again as unknown names
+    lost_names: frozenset[str] = frozenset()
+    citations: tuple[tuple[str, Span], ...] = ()  # every `[…]` citation (its text) and where it stands
