@@ -12,8 +12,11 @@ from croupier.diagnostics import Diagnostic, Span, error, warning
 from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 
-# statements that state no rule of play, so need no citation: what the spec is, and its sources
-NOT_RULES = (ast.GameStmt, ast.SourceStmt, ast.VersionStmt, ast.EffectiveStmt)
+# statements that state no rule of play, so need no citation: what the spec is and its sources, names
+# given to hands, suits and jokers, assumptions (stated where the sources are silent), and the house's own
+# settings (a simulated player's policy, a room's limits)
+NOT_RULES = (ast.GameStmt, ast.SourceStmt, ast.VersionStmt, ast.EffectiveStmt, ast.AssumeStmt, ast.HandStmt,
+             ast.SuitStmt, ast.JokerStmt, ast.PolicyStmt, ast.RoomStmt)
 
 
 def source_id(citation: str) -> str:
@@ -37,20 +40,12 @@ def undeclared_sources(spec: ast.SpecFile, sources: Iterable) -> list[Diagnostic
     return out
 
 
-def _cites(node: object) -> bool:
-    """Whether a statement, or any clause within it, carries a citation."""
-    if getattr(node, "cite", None):
-        return True
-    for value in vars(node).values() if hasattr(node, "__dict__") else ():
-        items = value if isinstance(value, (list, tuple)) else [value]
-        if any(hasattr(i, "cite") and _cites(i) for i in items):
-            return True
-    return False
-
-
 def uncited(spec: ast.SpecFile) -> list[Diagnostic]:
-    """W0171 for each rule (a statement other than `game`, `source`, `version`, `effective`) that cites no
-    source, on it or on a clause of it: what `croupier check --strict` asks for besides the warnings."""
-    return [warning("W0171", f"this {stmt.kind} cites no source", stmt.span,
+    """W0171 for each rule (a statement other than those of `NOT_RULES`) that cites no source, on it or
+    on a clause of it: what `croupier check --strict` asks for besides the warnings."""
+    cited = {span.line for _, span in spec.citations}
+    starts = [stmt.span.line for stmt in spec.statements] + [len(spec.text.split("\n")) + 1]
+    return [warning("W0171", f"this rule ({stmt.what if isinstance(stmt, ast.SeatsStmt) else stmt.kind}) cites no source", stmt.span,
                     "end the line with the source and its place, like [000 §15]")
-            for stmt in spec.statements if not isinstance(stmt, NOT_RULES) and not _cites(stmt)]
+            for stmt, end in zip(spec.statements, starts[1:])
+            if not isinstance(stmt, NOT_RULES) and not any(stmt.span.line <= line < end for line in cited)]
