@@ -77,8 +77,8 @@ def cmd_build(args) -> int:
                          "give --out DIR, or run `croupier init`")
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
-    diags = [d for r in results for d in r.diagnostics]
-    _print_diags(diags, sources, "text", sys.stderr)
+    diags = _each_once(d for r in results for d in r.diagnostics)
+    _print_diags(diags, _with_case_files(diags, sources, project), "text", sys.stderr)
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         if args.json:
@@ -93,17 +93,37 @@ def cmd_build(args) -> int:
         print("croupier: build stopped; every file is whole (as before or as built); fix this and build again",
               file=sys.stderr)
         return 1
+    shown_out = project.display(out) if project is not None else str(out)
     for rel in removed:
-        print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
+        print(f"croupier: removed {shown_out}/{_under(out, rel)} (an earlier build wrote it; no spec writes it now)",
+              file=sys.stderr)
     if args.json:
         print(json.dumps({**diagnostics_data(diags), "specs": len(results),
-                          "out": project.display(out) if project is not None else str(out),
+                          "out": shown_out,
                           "written": sorted(_under(out, w) for w in written), "removed": sorted(_under(out, r) for r in removed),
                           "ok": True}, ensure_ascii=False, indent=2))
         return 0
-    shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
+    shown = shown_out.encode("utf-8", "backslashreplace").decode("utf-8")
     print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
     return 0
+
+
+def _with_case_files(diags: list, sources: dict[str, str], project: Project | None) -> dict[str, str]:
+    """`sources` with the text of each other file a diagnostic points into (a reference-case file), to show
+    its line."""
+    out = dict(sources)
+    for d in diags:
+        if d.span.file not in out and project is not None:
+            try:
+                out[d.span.file] = (project.root / d.span.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                out[d.span.file] = None
+    return out
+
+
+def _each_once(diags) -> list:
+    """Diagnostics with repeats dropped: a case file or a base read for several specs is reported once."""
+    return list(dict.fromkeys(diags))
 
 
 def _under(out: Path, path) -> str:
@@ -127,7 +147,7 @@ def cmd_check(args) -> int:
     project, specs, full = _select(args.specs)
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
-    diags = [d for r in results for d in r.diagnostics]
+    diags = _each_once(d for r in results for d in r.diagnostics)
     if args.strict:
         diags += _uncited(results, sources)
     errors = [d for d in diags if d.is_error or args.strict and d.severity == "warning"]
@@ -136,13 +156,13 @@ def cmd_check(args) -> int:
         print(f"croupier: note: {specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
               "there are no generated files to compare it with", file=sys.stderr)
     elif not errors and not args.no_stale:
-        stale = pipeline.stale(results, project.out_dir, full)
+        stale = pipeline.stale(results, project.out_dir, full, project.display)
     as_json = args.json or args.format == "json"
     if as_json:
         print(json.dumps({**diagnostics_data(diags), "stale": stale, "ok": not (errors or stale)}, ensure_ascii=False,
                          indent=2))
     else:
-        _print_diags(diags, sources, "text", sys.stderr)
+        _print_diags(diags, _with_case_files(diags, sources, project), "text", sys.stderr)
         for s in stale:
             print(f"stale: {s}", file=sys.stderr)
         if stale:

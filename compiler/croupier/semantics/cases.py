@@ -6,6 +6,7 @@ its file, plus those in the file's `also` list, unless it names its own `specs`.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -13,6 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, error
+from croupier.project import display_path
+
+TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)")  # where tomllib's message says the error is
 
 
 @dataclass
@@ -49,10 +53,16 @@ def _toml(text: str) -> dict:
 def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one file, with diagnostics for malformed ones."""
     diags: list[Diagnostic] = []
-    rel = str(path)
+    rel = display_path(path)
     try:
         data = _toml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
+        where = TOML_PLACE.search(str(exc))
+        line, column = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
+        message = TOML_PLACE.sub("", str(exc)).strip()
+        return [], [error("E0900", f"cannot read reference cases: {message}", Span(rel, line, column),
+                          "TOML: one `key = value` a line; an inline table { … } on one line")]
+    except (OSError, UnicodeDecodeError) as exc:
         return [], [error("E0900", f"cannot read reference cases: {exc}", Span(rel, 1, 1))]
     default_specs = (path.stem, *data.get("also", []))
     cases: list[Case] = []
