@@ -20,7 +20,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', 'd5481071b7fc03e9')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'e82bdad713f78fc2')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
