@@ -292,7 +292,9 @@ def cmd_replay(engine, path: str) -> int:
         return 2
     for p in problems:
         print(p)
-    print(f"croupier: {checked} round(s) replayed, {len(problems)} mismatch(es)", file=sys.stderr)
+    rounds = len({p.split(":", 1)[0] for p in problems})  # each problem starts with its line: `line 7: …`
+    print(f"croupier: {checked} round(s) replayed, {rounds} with a mismatch ({len(problems)} field(s) differ)"
+          if problems else f"croupier: {checked} round(s) replayed, every one as logged", file=sys.stderr)
     return 1 if problems else 0
 
 
