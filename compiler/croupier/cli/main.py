@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from croupier import __version__
-from croupier.cli import analyze, diff, fmt, init, simulate
+from croupier.cli import analyze, diff, fmt, help_topics, init, simulate, test
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
 
@@ -324,8 +324,9 @@ def parser() -> argparse.ArgumentParser:
     init.register(sub)
     _register_build(sub)
     _register_check(sub)
+    test.register(sub)
     _register_play(sub)
-    for module in (analyze, simulate, fmt, diff):
+    for module in (analyze, simulate, fmt, diff, help_topics):
         module.register(sub)
     return p
 
