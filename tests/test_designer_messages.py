@@ -97,3 +97,14 @@ def test_help_shows_a_topic_of_the_language_reference(capsys):
     code, out, _err = run(capsys, "help", "cut", "card")
     assert code == 0 and "cut card 14..16 from end" in out
     assert run(capsys, "help", "no-such-topic")[0] == 2
+
+
+def test_laying_a_spec_out_again_changes_no_fingerprint_and_a_rule_change_does(tmp_path):
+    from croupier.semantics.resolve import resolve_file
+
+    text = (ROOT / "tests" / "errors" / "base_ok.rules").read_text(encoding="utf-8")
+    (tmp_path / "a.rules").write_text(text)
+    (tmp_path / "b.rules").write_text("# a comment\n" + text.replace(" when ", "   when ").replace("\n", "  # why\n", 3))
+    (tmp_path / "c.rules").write_text(text.replace("pays 1.5 including stake", "pays 1.4 including stake", 1))
+    prints = [resolve_file(str(tmp_path / f"{n}.rules"))[0].fingerprint for n in "abc"]
+    assert prints[0] == prints[1] != prints[2]

@@ -186,6 +186,7 @@ class Resolver(Context):
         else:
             game = model.Game(head.name, self.labels(head.labels), self.spec.path, head.span)
         game.source_text = self.spec.text
+        game.rules_text = repr(ast.meaning(self.spec.statements))
         self.game = game
         for stmt in stmts[1:]:
             if isinstance(stmt, ast.GameStmt):
