@@ -212,7 +212,7 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
         column = getattr(exc, "column", None) or 1
         if line < 1 or line > len(lines):
             line, column = len(lines), max(1, len(lines[-1]) + 1)
-        indentation = _indentation_diagnostic(exc, path, lines, line)
+        indentation = _indentation_diagnostic(exc, path, text.split("\n"), line)
         if indentation is not None:
             diag, line, repaired = indentation
             raise _Repaired(diag, repaired)
@@ -234,9 +234,9 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
             if guess:
                 end = Span(path, line, column, line, column + len(str(tok)))
                 diag = error("E0001", f"{msg}: {guess}", end, f"write `{suggestion}`", suggestion)
-                fixed = list(lines)
+                fixed = text.split("\n")
                 fixed[line - 1] = fixed[line - 1][:column - 1] + suggestion + fixed[line - 1][column - 1 + len(str(tok)):]
-                if _parses_past(fixed, line):
+                if fixed[line - 1][column - 1:].startswith(suggestion) and _parses_past(fixed, line):
                     raise _Repaired(diag, "\n".join(fixed))
                 return diag, line
         elif isinstance(exc, UnexpectedEOF):
@@ -286,13 +286,15 @@ def _indentation_diagnostic(exc: UnexpectedInput, path: str, lines: list[str],
     kind = getattr(token, "type", None)
     following = next((n for n in range(line + 1, len(lines) + 1)
                       if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")), None)
-    if kind == "_INDENT" and following is not None:
+    if kind == "_INDENT" and following is not None and _leading(lines[following - 1]) > _leading(lines[line - 1]):
         above, deeper = _leading(lines[line - 1]), _leading(lines[following - 1])
         fixed = list(lines)
         n = following
         while n <= len(fixed) and fixed[n - 1].strip() and _leading(fixed[n - 1]) == deeper:
             fixed[n - 1] = " " * above + fixed[n - 1].lstrip(" \t")
             n += 1
+        if fixed == lines:
+            return None
         return (error("E0002", f"this line is indented {deeper} spaces, deeper than the block it continues",
                       Span(path, following, 1),
                       f"indent it by {above} spaces, like line {line}" if above else
