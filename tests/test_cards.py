@@ -319,12 +319,12 @@ def test_provenance_names_the_rules_on_the_card_in_the_engine_and_in_play_json(c
             assert g.fingerprint in text and g.version in text
             assert prov.find(f".//{NS}time").get("datetime") == g.effective
         if g.base is not None:  # the fingerprint covers the base's text too
-            base_text = g.base.source_text
-            g.base.source_text = base_text + "\n# changed"
+            base_text = g.base.rules_text
+            g.base.rules_text = base_text + " changed"
             try:
                 assert g.fingerprint != engine.RULES_FINGERPRINT
             finally:
-                g.base.source_text = base_text
+                g.base.rules_text = base_text
     monkeypatch.chdir(ROOT)
     assert main(["play", "spec/baccarat.rules", "--cards", "3S 2H 4D 2C 6H AS", "--json"]) == 0
     rules = json.loads(capsys.readouterr().out)["rules"]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from croupier.backends.pywriter import inert_by_character, safe_text
 from croupier.cli.main import main, parser
 
-ALL = ["init", "build", "check", "play", "analyze", "simulate", "fmt", "diff", "lsp", "serve"]
+ALL = ["init", "build", "check", "test", "play", "analyze", "simulate", "fmt", "diff", "lsp", "serve", "help"]
 
 
 def test_help_lists_every_command(capsys):

@@ -50,7 +50,7 @@ def test_play_json_is_valid_json_with_steps(capsys):
     assert data["player"] == ["3S", "4D"] and data["banker"] == ["2H", "2C", "6H"]
     assert (data["player_total"], data["banker_total"], data["outcome"]) == (7, 0, "player")
     assert data["cards_used"] == 5 and data["natural"] is False and data["banker_pair"] is True
-    assert data["returns"] == {"banker": 0, "player": 20}
+    assert data["returns"] == {"banker": "0", "player": "20"}
     kinds = [s["step"] for s in data["steps"]]
     assert kinds == ["deal"] * 4 + ["stand", "draw", "outcome"]
     assert all(s["rule"] for s in data["steps"])
@@ -95,8 +95,8 @@ def test_jsonl_answers_every_line_in_order(capsys, monkeypatch):
     answers = run_jsonl(capsys, monkeypatch, [json.dumps(g) for g in GOOD])
     assert len(answers) == 3
     assert [a["cards_used"] for a in answers] == [5, 4, 5]
-    assert answers[0]["returns"] == {"banker": 0}
-    assert answers[1]["returns"] == {"tie": 90, "player": 10} and answers[1]["natural"] is True
+    assert answers[0]["returns"] == {"banker": "0"}  # every amount a string, whole or not
+    assert answers[1]["returns"] == {"tie": "90", "player": "10"} and answers[1]["natural"] is True
     # player 2+1 = 3 draws 8H → 1; banker 3+2 = 5 stands on a third card of 8; 12.5 × 1.95 exactly
     assert (answers[2]["player_total"], answers[2]["banker_total"], answers[2]["outcome"]) == (1, 5, "banker")
     assert answers[2]["returns"] == {"banker": "24.375"}

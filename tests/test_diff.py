@@ -146,8 +146,8 @@ def test_a_changed_payout_moves_that_bet_only(tmp_path):
         assert tie["change"] == (1 - tie["old"]) / 9, d  # one unit less on every tie: P(tie) = (1 - edge) / 9
         assert all(rows[b]["change"] == 0 for b in rows if b != "tie")
     assert r["bet_examples"]["tie"]["old"]["outcome"] == "tie"
-    assert r["bet_examples"]["tie"]["old"]["returns"] == {"tie": 9}
-    assert r["bet_examples"]["tie"]["new"]["returns"] == {"tie": 8}
+    assert r["bet_examples"]["tie"]["old"]["returns"] == {"tie": "9"}
+    assert r["bet_examples"]["tie"]["new"]["returns"] == {"tie": "8"}
 
 
 def test_a_removed_bet(tmp_path):

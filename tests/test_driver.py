@@ -144,12 +144,14 @@ def test_a_copy_of_a_project_shares_the_work_of_the_same_texts(resolves, tmp_pat
     assert second.game is first.game and second.engine is first.engine
     assert second.artefacts == first.artefacts and "tests/test_baccarat_commission.py" in second.artefacts
     assert len(rendered) == 3  # one card a language, for both copies
-    broken = "[[case]]\nid = 1\n"  # lacks its source, input and expect: a diagnostic naming the file
-    c, d = project_copy(tmp_path / "c", broken), project_copy(tmp_path / "d", broken)
+    # a case lacking its source, input and expect: a diagnostic naming the file, from the project's root
+    c, d = project_copy(tmp_path / "c", "[[case]]\nid = 1\n"), project_copy(tmp_path / "d", "[[case]]\nid = 2\n")
     third, fourth = compile_spec(c, Level.ALL), compile_spec(d, Level.ALL)
     assert fourth.engine is first.engine
-    assert [x.span.file for x in third.diagnostics] == [str(tmp_path / "c" / "tests" / "cases" / "baccarat.toml")]
-    assert [x.span.file for x in fourth.diagnostics] == [str(tmp_path / "d" / "tests" / "cases" / "baccarat.toml")]
+    assert [(x.span.file, x.message) for x in third.diagnostics] == [
+        ("tests/cases/baccarat.toml", "case '1' lacks source, input, expect")]
+    assert [(x.span.file, x.message) for x in fourth.diagnostics] == [
+        ("tests/cases/baccarat.toml", "case '2' lacks source, input, expect")]
 
 
 def test_an_edited_base_recompiles_its_variant(resolves, specs):

@@ -14,9 +14,12 @@ import pytest
 
 from croupier.diagnostics import render
 from croupier.driver.compile import Level, compile_spec
+from croupier.semantics.citations import uncited
+from croupier.syntax.parser import parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ERRORS = sorted((ROOT / "tests" / "errors").glob("*.rules"))
+STRICT = "# check --strict\n"  # a golden file checked as `croupier check --strict` checks it
 EXPECT = re.compile(r"^# expect: (.+)$", re.MULTILINE)
 # the modules whose diagnostic codes must each have a golden file
 # every module of the stages that report on spec text: syntax, semantics and the checks
@@ -38,7 +41,10 @@ def expected(path: Path) -> list[str]:
 
 def actual(path: Path) -> list[str]:
     result = compile_spec(path, Level.CHECKED)
-    ordered = sorted(result.diagnostics, key=lambda d: (d.span.line, d.span.column, d.code, d.message))
+    found = list(result.diagnostics)
+    if STRICT in path.read_text(encoding="utf-8"):  # what `croupier check --strict` adds: citations on every rule
+        found += uncited(parse_text(path.read_text(encoding="utf-8"), result.spec)[0])
+    ordered = sorted(found, key=lambda d: (d.span.line, d.span.column, d.code, d.message))
     return [render(d, None).split("\n")[0] for d in ordered]
 
 

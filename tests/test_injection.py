@@ -34,8 +34,8 @@ def payload_spec() -> str:
                         'game g "{}" zh-Hans "{}" zh-Hant "{}"'.format(*PAYLOADS[:3]))
     text = text.replace('hand p "P" zh-Hans "P" zh-Hant "P"', f'hand p "{HTML}" zh-Hans "{PAYLOADS[0]}" zh-Hant "{HTML}"')
     text = text.replace('bet p "P" zh-Hans "P" zh-Hant "P"', f'bet p "{PAYLOADS[1]}" zh-Hans "{HTML}" zh-Hant "{PAYLOADS[4]}"')
-    text = text.replace("deal p, b, p, b", f"deal p, b, p, b   [{PY} {HTML}]")
-    extra = "".join(f'source "s{i}" "{p}" [{HTML}]\nassume a{i} "{p}" zh-Hans "{p}" zh-Hant "{HTML}"\n'
+    text = text.replace("deal p, b, p, b", f"deal p, b, p, b   [s0 {PY} {HTML}]")  # a declared source, then the place
+    extra = "".join(f'source "s{i}" "{p}" [s{i} {HTML}]\nassume a{i} "{p}" zh-Hans "{p}" zh-Hant "{HTML}"\n'
                     for i, p in enumerate(PAYLOADS))
     lines = text.split("\n")
     return "\n".join(lines[:4] + extra.rstrip("\n").split("\n") + lines[4:])

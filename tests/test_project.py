@@ -117,7 +117,7 @@ def test_every_command_takes_an_absolute_path_from_another_folder(project, tmp_p
     code, out, err = run(capsys, "play", spec, *ROUND, "--json")
     assert code == 0, err
     answer = json.loads(out)
-    assert answer["outcome"] == "player" and answer["returns"] == {"player": 200}
+    assert answer["outcome"] == "player" and answer["returns"] == {"player": "200"}
     code, out, err = run(capsys, "analyze", spec, "--json")
     assert code == 0, err
     outcomes = json.loads(out)["outcomes"]
@@ -138,7 +138,7 @@ def test_a_variant_finds_its_base_beside_it_from_any_folder(project, tmp_path, m
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "play", str(variant), "--cards", "10S 8H 2D 4C", "--bet", "tie=10", "--json")
     assert code == 0, err
-    assert json.loads(out)["returns"] == {"tie": 90}, "12 against 12 ties; the variant's tie bet pays 8 to 1"
+    assert json.loads(out)["returns"] == {"tie": "90"}, "12 against 12 ties; the variant's tie bet pays 8 to 1"
 
 
 def test_the_cases_folder_is_the_projects(project, monkeypatch, capsys):

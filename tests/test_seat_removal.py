@@ -227,6 +227,7 @@ def test_pairwise_results_equal_every_dealt_order_of_a_tiny_deck(tmp_path, limit
                 out = settled[hands] = engine.settle_table({"hands": {"f": first, "s": second},
                                                             "stakes": {"f": 1, "s": 1},
                                                             "coins": {"f": BIG, "s": BIG}})["net"]["s"]
+                out = settled[hands] = Fraction(out)
             net, wins, losses = net + w * out, wins + w * (out > 0), losses + w * (out < 0)
         assert (got[t]["net"], got[t]["wins"], got[t]["losses"]) == tuple(Fraction(x, whole) for x in
                                                                             (net, wins, losses)), t
@@ -243,11 +244,11 @@ def test_the_banker_against_two_players_is_twice_the_edge_against_one(tmp_path):
     whole = factorial(len(the_cards(engine)))
     one = two = 0  # weights out of `whole`
     for w, (player, banker) in deal(engine, the_cards(engine), 2, [t, t]):
-        one += w * engine.settle_table({"hands": {"p": player, "b": banker}, "stakes": {"p": 1},
-                                        "coins": {"p": BIG, "b": BIG}, "banker": "b"})["net"]["b"]
+        one += w * Fraction(engine.settle_table({"hands": {"p": player, "b": banker}, "stakes": {"p": 1},
+                                                 "coins": {"p": BIG, "b": BIG}, "banker": "b"})["net"]["b"])
     for w, (p1, p2, banker) in deal(engine, the_cards(engine), 3, [t, t, t]):
-        two += w * engine.settle_table({"hands": {"p": p1, "q": p2, "b": banker}, "stakes": {"p": 1, "q": 1},
-                                        "coins": {"p": BIG, "q": BIG, "b": BIG}, "banker": "b"})["net"]["b"]
+        two += w * Fraction(engine.settle_table({"hands": {"p": p1, "q": p2, "b": banker}, "stakes": {"p": 1, "q": 1},
+                                                 "coins": {"p": BIG, "q": BIG, "b": BIG}, "banker": "b"})["net"]["b"])
     one, two = Fraction(one, whole), Fraction(two, whole)
     assert edge == one != 0
     assert two == 2 * edge

@@ -73,7 +73,7 @@ def test_only_the_single_wild_card_is_wild():
 def test_a_banker_brings_no_stake_and_a_missing_player_stake_is_named():
     _game, engine = load(ROOT / "spec/sette_e_mezzo.rules")
     out = engine.adjudicate({"banker": "b", "hands": {"b": ["5C", "2S"], "p": ["4C", "JS"]}, "stakes": {"p": 3}})
-    assert out["net"] == {"b": 3, "p": -3}  # 7 beats 4.5: the player pays its stake once
+    assert out["net"] == {"b": "3", "p": "-3"}  # 7 beats 4.5: the player pays its stake once
     with pytest.raises(engine.InvalidTable, match="missing stake for p: .*every player"):
         engine.adjudicate({"banker": "b", "hands": {"b": ["5C", "2S"], "p": ["4C", "JS"]}, "stakes": {"b": 3}})
 

@@ -116,8 +116,8 @@ def test_void_returns_stakes_and_counts_no_valid_bet(baccarat):
     assert tr.returns["x"]["banker"] == 0
     baccarat.void_round(tr, "card misread")
     rec = tr.record()
-    assert rec["returns"] == {"x": {"banker": 100, "tie": 20}}
-    assert rec["valid"] == {"x": 0} and rec["void"] == "card misread" and rec["outcome"] is None
+    assert rec["returns"] == {"x": {"banker": "100", "tie": "20"}}
+    assert rec["valid"] == {"x": "0"} and rec["void"] == "card misread" and rec["outcome"] is None
 
 
 def test_replay_finds_a_changed_card_and_result_by_round_number(baccarat):

@@ -151,7 +151,7 @@ def test_init_build_check_play_analyze_simulate_and_the_generated_tests(venv, tm
     proc = call([croupier, "play", f"spec/{GAME}.rules", "--cards", "KS 7H 9D AC", "--bet", "player=100", "--json"],
                 project, env)
     answer = json.loads(proc.stdout)
-    assert answer["outcome"] == "player" and answer["returns"] == {"player": 200}
+    assert answer["outcome"] == "player" and answer["returns"] == {"player": "200"}
 
     report = json.loads(call([croupier, "analyze", f"spec/{GAME}.rules", "--json"], project, env).stdout)
     assert set(report["outcomes"]) == {"player", "dealer", "tie"}
@@ -163,3 +163,5 @@ def test_init_build_check_play_analyze_simulate_and_the_generated_tests(venv, tm
 
     out = call([str(bin_dir / "python"), "-m", "pytest"], project, env).stdout
     assert "4 passed" in out, out
+    assert "4 of 4 reference case(s) pass" in call([croupier, "test"], project, env).stdout, "no pytest needed"
+    assert "cut card 14..16 from end" in call([croupier, "help", "cut card"], project, env).stdout, "the reference ships"

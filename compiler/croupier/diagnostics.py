@@ -79,6 +79,7 @@ class Diagnostic:
     span: Span
     hint: str = ""
     notes: tuple[str, ...] = field(default=())
+    suggestion: str = ""  # the text to put in the span's place, when the fix is that plain (did you mean …?)
 
     @property
     def is_error(self) -> bool:
@@ -95,22 +96,24 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            "suggestion": self.suggestion or None,
+            "notes": list(self.notes),
         }
 
 
-def error(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+def error(code: str, message: str, span: Span, hint: str = "", suggestion: str = "") -> Diagnostic:
     """Make an error diagnostic."""
-    return Diagnostic(code, "error", message, span, hint)
+    return Diagnostic(code, "error", message, span, hint, suggestion=suggestion)
 
 
-def note(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+def note(code: str, message: str, span: Span, hint: str = "", suggestion: str = "") -> Diagnostic:
     """A diagnostic that informs and fails nothing, not even `check --strict`."""
-    return Diagnostic(code, "note", message, span, hint)
+    return Diagnostic(code, "note", message, span, hint, suggestion=suggestion)
 
 
-def warning(code: str, message: str, span: Span, hint: str = "") -> Diagnostic:
+def warning(code: str, message: str, span: Span, hint: str = "", suggestion: str = "") -> Diagnostic:
     """Make a warning diagnostic."""
-    return Diagnostic(code, "warning", message, span, hint)
+    return Diagnostic(code, "warning", message, span, hint, suggestion=suggestion)
 
 
 class SpecError(Exception):

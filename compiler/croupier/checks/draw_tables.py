@@ -35,8 +35,16 @@ def check(game: Game, oracle: RoundOracle | None = None) -> list[Diagnostic]:
                   f"and `{b.describe()}`", b.span, "make their `when` conditions exclusive")
         out.append(_with_example(d, where))
     for message, cards in sorted(space.failures.items()):
-        d = error("E0215", f"a round cannot be finished: {message}", game.span,
-                  "every rule must be defined for every round the deal and draws can reach")
+        outcomes = [o.span for o in game.outcomes.values()] if "no outcome" in message else []
+        if outcomes:  # a gap between the outcomes: shown at them, not at the `game` line
+            first, last = min(s.line for s in outcomes), max(s.line for s in outcomes)
+            d = error("E0215", f"a round cannot be finished: {message} (the outcomes, lines {first}–{last}, "
+                      "leave a gap)", min(outcomes, key=lambda s: s.line),
+                      "add an outcome for these rounds, or widen a condition so that one outcome holds in every "
+                      "round")
+        else:
+            d = error("E0215", f"a round cannot be finished: {message}", game.span,
+                      "every rule must be defined for every round the deal and draws can reach")
         out.append(_with_note(d, f"for example, with the cards {cards}") if cards else d)
     return out
 

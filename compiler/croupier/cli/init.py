@@ -1,8 +1,10 @@
 """`croupier init [DIR] [--languages L …]`: scaffold a new project.
 
 Writes the configuration (`croupier.toml`), a starter spec that cites a source and states
-an assumption, its reference cases (worked by hand), a README saying how to build and test,
-and a `pytest.ini`, so that `croupier build` then `python -m pytest` pass at once. The files
+an assumption (laid out as `croupier fmt` lays it out), its reference cases (worked by hand), a
+README saying how to build and test, a `.gitignore` and a `pytest.ini`, so that `croupier build`
+then `croupier test` (or `python -m pytest`, with pytest installed) pass at once. Only languages
+Croupier has card text for are taken. The files
 come from the templates in `scaffold/` (package data). All or nothing: if one of the files (or a
 folder it goes in) exists as something else, or the folder's `pyproject.toml` already configures Croupier
 (a `croupier.toml` would silently shadow it), nothing is written and the command exits with status 2; if
@@ -44,6 +46,7 @@ FILES = {
     "pytest.ini": "pytest.ini.in",
     f"spec/{GAME}.rules": "game.rules.in",
     f"tests/cases/{GAME}.toml": "cases.toml.in",
+    ".gitignore": "gitignore.in",
 }
 
 
@@ -114,7 +117,9 @@ def _undo(written: list[Path], made: list[Path]) -> None:
 
 
 def cmd_init(args) -> int:
+    from croupier.backends.cards.i18n import catalog_languages, has_catalog  # Babel: only when a project is made
     from croupier.outputs import OutputError, write_atomic
+    from croupier.syntax.formatter import format_text
 
     folder = Path(args.dir)
     languages = list(args.languages)
@@ -135,6 +140,11 @@ def cmd_init(args) -> int:
         print(f"croupier: init would overwrite {', '.join(str(folder / rel) for rel in existing)}; nothing written "
               "(init a new folder, or move these files away)", file=sys.stderr)
         return 2
+    no_catalog = [lang for lang in languages if not has_catalog(lang)]
+    if no_catalog:
+        print(f"croupier: Croupier has no card text in {', '.join(no_catalog)} (it has: "
+              f"{', '.join(catalog_languages())}); choose --languages among those", file=sys.stderr)
+        return 2
     blocked = sorted({str(step) for rel in FILES for step in _folders(folder, rel)
                       if os.path.lexists(step) and not step.is_dir()})
     if blocked:
@@ -146,6 +156,8 @@ def cmd_init(args) -> int:
         print(f"croupier: {shadowed}; nothing written (a {CONFIG} would shadow it)", file=sys.stderr)
         return 2
     texts = {rel: render(template, folder.resolve(), languages) for rel, template in FILES.items()}
+    spec = f"spec/{GAME}.rules"
+    texts[spec] = format_text(texts[spec], spec)[0] or texts[spec]  # the starter spec as `croupier fmt` lays it out
     made = [step for rel in FILES for step in _folders(folder, rel) if not os.path.lexists(step)]
     written: list[Path] = []
     try:
@@ -160,5 +172,5 @@ def cmd_init(args) -> int:
         return 1
     print(f"croupier: a new project in {folder}: {', '.join(FILES)}")
     steps = "" if folder.resolve() == Path.cwd().resolve() else f"cd {folder} && "
-    print(f"next: {steps}croupier build && python -m pytest")
+    print(f"next: {steps}croupier build && croupier test")
     return 0

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from croupier import __version__
-from croupier.cli import analyze, diff, editor, fmt, init, simulate
+from croupier.cli import analyze, diff, editor, fmt, help_topics, init, simulate, test
 from croupier.diagnostics import SpecError, render_all
 from croupier.project import Project, ProjectError
 from croupier.runtime.jsonl import MAX_LINE_BYTES
@@ -79,8 +79,8 @@ def cmd_build(args) -> int:
                          "give --out DIR, or run `croupier init`")
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
-    diags = [d for r in results for d in r.diagnostics]
-    _print_diags(diags, sources, "text", sys.stderr)
+    diags = _each_once(d for r in results for d in r.diagnostics)
+    _print_diags(diags, _with_case_files(diags, sources, project), "text", sys.stderr)
     if not all(r.ok for r in results):
         print(f"croupier: {sum(1 for d in diags if d.is_error)} error(s); nothing written", file=sys.stderr)
         if args.json:
@@ -95,17 +95,37 @@ def cmd_build(args) -> int:
         print("croupier: build stopped; every file is whole (as before or as built); fix this and build again",
               file=sys.stderr)
         return 1
+    shown_out = project.display(out) if project is not None else str(out)
     for rel in removed:
-        print(f"croupier: removed {out / rel} (an earlier build wrote it; no spec writes it now)", file=sys.stderr)
+        print(f"croupier: removed {shown_out}/{_under(out, rel)} (an earlier build wrote it; no spec writes it now)",
+              file=sys.stderr)
     if args.json:
         print(json.dumps({**diagnostics_data(diags), "specs": len(results),
-                          "out": project.display(out) if project is not None else str(out),
+                          "out": shown_out,
                           "written": sorted(_under(out, w) for w in written), "removed": sorted(_under(out, r) for r in removed),
                           "ok": True}, ensure_ascii=False, indent=2))
         return 0
-    shown = str(out).encode("utf-8", "backslashreplace").decode("utf-8")
+    shown = shown_out.encode("utf-8", "backslashreplace").decode("utf-8")
     print(f"croupier: built {len(results)} spec(s), {len(written)} file(s) in {shown}")
     return 0
+
+
+def _with_case_files(diags: list, sources: dict[str, str], project: Project | None) -> dict[str, str]:
+    """`sources` with the text of each other file a diagnostic points into (a reference-case file), to show
+    its line."""
+    out = dict(sources)
+    for d in diags:
+        if d.span.file not in out and project is not None:
+            try:
+                out[d.span.file] = (project.root / d.span.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                out[d.span.file] = None
+    return out
+
+
+def _each_once(diags) -> list:
+    """Diagnostics with repeats dropped: a case file or a base read for several specs is reported once."""
+    return list(dict.fromkeys(diags))
 
 
 def _under(out: Path, path) -> str:
@@ -129,20 +149,22 @@ def cmd_check(args) -> int:
     project, specs, full = _select(args.specs)
     _print_notes(project)
     results, sources = pipeline.compile_all(specs, project=project, jobs=_jobs_of(args))
-    diags = [d for r in results for d in r.diagnostics]
+    diags = _each_once(d for r in results for d in r.diagnostics)
+    if args.strict:
+        diags += _uncited(results, sources)
     errors = [d for d in diags if d.is_error or args.strict and d.severity == "warning"]
     stale = []
     if project is None:
         print(f"croupier: note: {specs[0]} is in no Croupier project ({CONFIGS} in its folder or above): "
               "there are no generated files to compare it with", file=sys.stderr)
     elif not errors and not args.no_stale:
-        stale = pipeline.stale(results, project.out_dir, full)
+        stale = pipeline.stale(results, project.out_dir, full, project.display)
     as_json = args.json or args.format == "json"
     if as_json:
         print(json.dumps({**diagnostics_data(diags), "stale": stale, "ok": not (errors or stale)}, ensure_ascii=False,
                          indent=2))
     else:
-        _print_diags(diags, sources, "text", sys.stderr)
+        _print_diags(diags, _with_case_files(diags, sources, project), "text", sys.stderr)
         for s in stale:
             print(f"stale: {s}", file=sys.stderr)
         if stale:
@@ -153,6 +175,14 @@ def cmd_check(args) -> int:
         warnings = sum(1 for d in diags if d.severity == "warning")
         print(f"croupier: {len(results)} spec(s) ok" + (f", {warnings} warning(s)" if warnings else ""))
     return 0
+
+
+def _uncited(results: list, sources: dict[str, str]) -> list:
+    """`check --strict`'s citation rule: a warning on every rule of a spec that resolved that cites no source."""
+    from croupier.semantics.citations import uncited
+    from croupier.syntax.parser import parse_text
+
+    return [d for r in results if r.ok and r.spec in sources for d in uncited(parse_text(sources[r.spec], r.spec)[0])]
 
 
 def compiled_or_exit(spec: str, level=None, model: bool = True):
@@ -266,7 +296,9 @@ def cmd_replay(engine, path: str) -> int:
         return 2
     for p in problems:
         print(p)
-    print(f"croupier: {checked} round(s) replayed, {len(problems)} mismatch(es)", file=sys.stderr)
+    rounds = len({p.split(":", 1)[0] for p in problems})  # each problem starts with its line: `line 7: …`
+    print(f"croupier: {checked} round(s) replayed, {rounds} with a mismatch ({len(problems)} field(s) differ)"
+          if problems else f"croupier: {checked} round(s) replayed, every one as logged", file=sys.stderr)
     return 1 if problems else 0
 
 
@@ -306,8 +338,9 @@ def parser() -> argparse.ArgumentParser:
     init.register(sub)
     _register_build(sub)
     _register_check(sub)
+    test.register(sub)
     _register_play(sub)
-    for module in (analyze, simulate, fmt, diff, editor):
+    for module in (analyze, simulate, fmt, diff, editor, help_topics):
         module.register(sub)
     return p
 
@@ -325,7 +358,8 @@ def _register_check(sub) -> None:
     c = sub.add_parser("check", help="parse and check specs; fail when the project's generated files are stale")
     c.add_argument("specs", nargs="*", help="spec files (default: every spec of the project's spec folder)")
     c.add_argument("--strict", action="store_true",
-                   help="treat warnings as errors (labels in every language the project lists, and no other)")
+                   help="treat warnings as errors, and want a citation on every rule (and labels in every language the "
+                        "project lists, and no other)")
     c.add_argument("--json", action="store_true", help="print the diagnostics and stale files as JSON")
     c.add_argument("--format", choices=("text", "json"), default="text", help=argparse.SUPPRESS)  # the old --json
     c.add_argument("--no-stale", action="store_true", help=argparse.SUPPRESS)

@@ -252,7 +252,8 @@ def report_run(args, game, engine, state, workers: int, seconds: float) -> None:
     if state.job.kind == "tables":
         report = seat_simulate.seat_summary(state.tally, state.job, seat_simulate.exact_figures(engine, state.job))
     else:
-        report = sim.summary(state.tally, list(engine.BETS), sim.exact_returns(game, engine))
+        report = sim.summary(state.tally, list(engine.BETS), sim.exact_returns(game, engine),
+                             tuple(getattr(engine, "OUTCOME_RULES", ())))
     report.update({"seed": state.job.seed, "workers": workers, "seconds": f"{seconds:.2f}"})
     if args.scheduler:
         report["scheduler"] = args.scheduler

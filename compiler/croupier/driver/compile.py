@@ -387,11 +387,14 @@ class _Work:
         from croupier.backends.conformance.emitter import emit_conformance
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
         from croupier.semantics.cases import cases_for
+        from croupier.tools.reference_cases import case_name_diagnostics
 
         kept = self._kept(cases_dir, langs)
         if kept is None:
             game = self.game
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
+            if cases and self.engine is not None:
+                case_diags = case_diags + case_name_diagnostics(game.bets, self.engine, cases, cases_dir)
             files = {f"engines/{game.name}.py": self.engine_source}
             companion = companion_name(game)
             if companion is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import errno
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -234,10 +234,10 @@ def _write_all(files: list[tuple[Path, str]], changed: list[Path]) -> None:
         pool.shutdown(wait=True)
 
 
-def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
+def stale(results: list[Compiled], out: Path, full: bool, shown: Callable[[Path], str] = str) -> list[str]:
     """Artefacts whose file differs from what `build` would write; for a full build, also the
     manifest and the files an earlier build wrote that no spec writes now. A file no build
-    wrote (notes, .gitkeep, caches) is never stale."""
+    wrote (notes, .gitkeep, caches) is never stale. Each is named as `shown` shows its path."""
     problems = []
     expected: dict[str, bytes] = {}
     for r in results:
@@ -249,15 +249,15 @@ def stale(results: list[Compiled], out: Path, full: bool) -> list[str]:
         target = out / rel
         try:
             if not target.exists():
-                problems.append(f"{target}: missing")
+                problems.append(f"{shown(target)}: missing")
             else:
                 with open_regular(target) as f:  # a FIFO or a device is refused, never waited on
                     same = f.read(len(data) + 1) == data
                 if not same:
-                    problems.append(f"{target}: differs from what `croupier build` writes")
+                    problems.append(f"{shown(target)}: differs from what `croupier build` writes")
         except OSError as exc:
-            problems.append(f"{target}: cannot be read ({exc.strerror or exc})")
+            problems.append(f"{shown(target)}: cannot be read ({exc.strerror or exc})")
     if full:
         for rel in leftovers(out, expected):
-            problems.append(f"{out / rel}: an earlier build wrote this file and no spec writes it now")
+            problems.append(f"{shown(out / rel)}: an earlier build wrote this file and no spec writes it now")
     return problems

@@ -11,7 +11,7 @@ from croupier.runtime.cards import HandReads
 from croupier.runtime.errors import EngineError, InvalidBet, InvalidCards, MissingCell, NotEnoughCards, ShoeRanOut
 from croupier.runtime.hand_reads import card_at, draw_decision, first_card, grid_table, last_card, third
 from croupier.runtime.jsonl import JsonLinesGame
-from croupier.runtime.numbers import num_json
+from croupier.runtime.numbers import amount_json, num_json
 from croupier.runtime.requests import check_name, check_object, json_text, parse_money
 from croupier.runtime.shoe import Shoe
 from croupier.runtime.table import Table, TableRound, TableRules
@@ -47,7 +47,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
     # the engine's public calls besides its rule functions, in the order its `__all__` lists them
     API = ("EngineError", "InvalidCards", "InvalidBet", "InvalidTable", "MissingCell", "NotEnoughCards",
            "ShoeRanOut", "shoe_cards", "parse_card", "parse_cards", "check_copies", "kind_of", "json_text",
-           "check_name", "check_object", "parse_money", "num_json", "Round", "play", "settle", "record",
+           "check_name", "check_object", "parse_money", "num_json", "amount_json", "Round", "play", "settle", "record",
            "read_request", "adjudicate", "check_limits", "drawing_steps", "total", "best_total", "is_soft",
            "third", "first_card", "last_card", "card_at", "card_value", "card_rank", "card_suit", "same_rank",
            "same_suit", "count_class", "count_suit", "count_rank", "grid_table", "draw_decision", "round_max_cards", "Shoe",
@@ -234,7 +234,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
             self.check_limits(room, bets)
         r = self.play(cards)
         out = self.record(r)
-        out["returns"] = {name: num_json(v) for name, v in self.settle(r, bets).items()}
+        out["returns"] = {name: amount_json(v) for name, v in self.settle(r, bets).items()}
         return out
 
     def check_limits(self, room, bets):

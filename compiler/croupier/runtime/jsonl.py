@@ -19,7 +19,7 @@ from croupier.runtime.errors import (
     NotEnoughCards,
     ShoeRanOut,
 )
-from croupier.runtime.numbers import num_json
+from croupier.runtime.numbers import amount_json, num_json
 from croupier.runtime.requests import check_name, check_object, json_text, kind_of, parse_money
 
 MAX_LINE_BYTES = 1_000_000  # a request line's bytes (`play --jsonl --max-line-bytes` raises it)
@@ -105,6 +105,7 @@ class JsonLinesGame:
     check_object = staticmethod(check_object)
     parse_money = staticmethod(parse_money)
     num_json = staticmethod(num_json)
+    amount_json = staticmethod(amount_json)
     read_json = staticmethod(read_json)
     internal_error = staticmethod(internal_error)
     encode_answer = staticmethod(encode_answer)

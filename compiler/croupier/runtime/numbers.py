@@ -26,6 +26,12 @@ def number_text(value: Fraction | int) -> str:
     return f"{sign}{s[:-digits]}.{s[-digits:]}"
 
 
+def amount_json(x: Fraction | int) -> str:
+    """An amount of money for JSON, always a string holding its exact text ("200", "29.25", else "n/d"): one
+    type for every stake, return, transfer and net of every answer, whole or not."""
+    return number_text(x)
+
+
 def num_json(x: Fraction | int) -> int | str:
     """An exact number for JSON: an int when whole, else its text (`number_text`: a decimal, else "n/d")."""
     if isinstance(x, int):

@@ -9,7 +9,7 @@ block's `verdict` and `payment`). Its methods and attributes are the engine's pu
 from croupier.runtime.cards import CardGame
 from croupier.runtime.errors import EngineError, InvalidTable
 from croupier.runtime.jsonl import JsonLinesGame
-from croupier.runtime.numbers import num_json
+from croupier.runtime.numbers import amount_json
 from croupier.runtime.requests import check_name, check_object, json_text, parse_money
 from croupier.runtime.seat_hands import SeatHands
 
@@ -47,7 +47,7 @@ class SeatTable:
         if amount > 0:
             self.paid[loser] += amount
             self.received[winner] += amount
-            transfers.append({"from": loser, "to": winner, "amount": num_json(amount)})
+            transfers.append({"from": loser, "to": winner, "amount": amount_json(amount)})
 
 
 def seat_amounts(request, key, seats, banker, needed_from):
@@ -74,7 +74,8 @@ class SeatGame(JsonLinesGame, SeatHands, CardGame):
     # the engine's public calls besides its rule functions, in the order its `__all__` lists them
     API = ("EngineError", "InvalidCards", "InvalidBet", "InvalidTable", "shoe_cards", "parse_card", "parse_cards",
            "check_copies", "kind_of", "json_text", "check_name", "check_object", "parse_money", "num_json",
-           "HandFacts", "HandValue", "substitution_json", "classify", "top_card", "strength", "evaluate", "is_wild",
+           "amount_json", "HandFacts", "HandValue", "substitution_json", "classify", "top_card", "strength",
+           "evaluate", "is_wild",
            "wild_substitutions", "Table", "read_table", "settle_table", "adjudicate", "settle_seats", "read_json",
            "internal_error", "encode_answer", "answer", "run_jsonl")
     Table = SeatTable
@@ -138,10 +139,10 @@ class SeatGame(JsonLinesGame, SeatHands, CardGame):
         transfers = []
         out = {"hands": {s: t.values[s].as_json() for s in t.seats}}
         for name, _formula in self.FORMULAS:
-            out[name] = num_json(getattr(t, "formula_" + name))
+            out[name] = amount_json(getattr(t, "formula_" + name))
         self.settle_seats(t, out, transfers)
         out["transfers"] = transfers
-        out["net"] = {s: num_json(t.received[s] - t.paid[s]) for s in t.seats}
+        out["net"] = {s: amount_json(t.received[s] - t.paid[s]) for s in t.seats}
         return out
 
     def settle_seats(self, t, out, transfers):

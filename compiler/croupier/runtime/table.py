@@ -9,7 +9,7 @@ bet amount per bettor (the spec's `valid bets` rules), and the squeeze schedule
 """
 
 from croupier.runtime.errors import EngineError, InvalidBet, InvalidCards, InvalidTable
-from croupier.runtime.numbers import num_json
+from croupier.runtime.numbers import amount_json
 from croupier.runtime.requests import check_name, check_object, json_text, kind_of, parse_money
 
 MAX_DECKS = 64  # decks a table's shoe may hold (`Table(decks=…)`): the bound of an exact analysis too
@@ -168,13 +168,13 @@ class TableRound:
         out = {"round": self.number, "cards": list(self.cards)}
         if self.room is not None:
             out["room"] = self.room
-        out["bets"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.bets.items()}
+        out["bets"] = {b: {k: amount_json(v) for k, v in s.items()} for b, s in self.bets.items()}
         out.update(self.game.record(self.round))
         if self.void is not None:
             out["void"] = self.void
             out["outcome"] = None
-        out["returns"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.returns.items()}
-        out["valid"] = {b: num_json(v) for b, v in self.valid.items()}
+        out["returns"] = {b: {k: amount_json(v) for k, v in s.items()} for b, s in self.returns.items()}
+        out["valid"] = {b: amount_json(v) for b, v in self.valid.items()}
         out["squeeze"] = [{"phase": p, "hand": h, "cards": list(c), "bettors": list(who)}
                           for p, h, c, who in self.squeeze]
         if self.shoe_note:

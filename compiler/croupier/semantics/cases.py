@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, error
+from croupier.project import display_path
 from croupier.reading import read_regular
 from croupier.syntax.parser import check_text
 
@@ -111,7 +112,7 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one file, with positioned diagnostics for malformed ones (never an exception): the file
     is read like a spec (only a regular file, its size bounded, the spec character rules), and every value
     has the type the format gives it."""
-    text, diags = _read(path, str(path))
+    text, diags = _read(path, display_path(path))
     if text is None:
         return [], diags
     return load_case_text(text, path)
@@ -119,8 +120,8 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
 
 def load_case_text(text: str, path: Path) -> tuple[list[Case], list[Diagnostic]]:
     """Every case of one case file's text (as read from `path`, or as an editor holds it), with positioned
-    diagnostics: the spec character rules, then the format's types."""
-    rel = str(path)
+    diagnostics (paths as the project shows them): the spec character rules, then the format's types."""
+    rel = display_path(path)
     diags = check_text(text, rel)
     if diags:
         return [], diags

@@ -371,20 +371,22 @@ class Game:
     void_cite: str | None = None
     differences: list[Difference] = field(default_factory=list)
     source_text: str = ""
+    rules_text: str = ""  # the spec's statements as data, layout and comments left out (`ast.meaning`)
     version: str | None = None  # `version "…"`: the rules' version, as the operator numbers it
     effective: str | None = None  # `effective YYYY-MM-DD`: the day the rules take effect
     version_cite: str | None = None
 
     @property
     def fingerprint(self) -> str:
-        """A digest of the spec texts these rules come from, this spec's and its bases' (SHA-256, 16 hex
-        digits): the card, the engine and `play --json` all carry it, so a round names the exact rules."""
+        """A digest of the rules of this spec and its bases, in their canonical form (SHA-256, 16 hex digits):
+        the card, the engine and `play --json` all carry it, so a round names the exact rules. Laying a spec
+        out again (`croupier fmt`) or changing a comment changes no fingerprint."""
         from croupier.cache import sha256
 
         h = sha256()
         g: Game | None = self
         while g is not None:
-            data = g.source_text.encode("utf-8")
+            data = g.rules_text.encode("utf-8")
             h.update(f"{g.name}\n{len(data)}\n".encode())
             h.update(data)
             g = g.base

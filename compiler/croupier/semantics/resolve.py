@@ -22,6 +22,7 @@ from pathlib import Path
 from croupier.diagnostics import Diagnostic, Span, error
 from croupier.project import ProjectError, project_of
 from croupier.semantics import model, resolve_bets, resolve_cards, resolve_round, resolve_seats, resolve_table
+from croupier.semantics.citations import undeclared_sources
 from croupier.semantics.resolve_checks import (
     apply_tiebreaks,
     check_hand_bounds,
@@ -36,6 +37,16 @@ from croupier.semantics.resolve_context import Context, Handlers
 from croupier.semantics.resolve_exprs import check_expressions
 from croupier.syntax import ast
 from croupier.syntax.parser import parse_text, read_spec
+
+
+def _follows_from_syntax(d: Diagnostic, spec: ast.SpecFile) -> bool:
+    """An unknown name that a statement with a syntax error would have declared: reported with that error."""
+    if d.code != "E0101" or not spec.lost_names or d.span.file != spec.path or d.span.end_line != d.span.line:
+        return False
+    lines = spec.text.split("\n")
+    text = lines[d.span.line - 1][d.span.column - 1:d.span.end_column - 1] if d.span.line <= len(lines) else ""
+    return text in spec.lost_names
+
 
 MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
 
@@ -133,7 +144,7 @@ class Loader:
                 game, more = Resolver(self, spec, depth).run()
             finally:
                 self.loading.pop()
-            diags = diags + more
+            diags = diags + [d for d in more if not _follows_from_syntax(d, spec)]
         self._games[key] = (game, diags)
         return game, diags
 
@@ -197,6 +208,7 @@ class Resolver(Context):
         else:
             game = model.Game(head.name, self.labels(head.labels), self.spec.path, head.span)
         game.source_text = self.spec.text
+        game.rules_text = repr(ast.meaning(self.spec.statements))
         self.game = game
         for stmt in stmts[1:]:
             if isinstance(stmt, ast.GameStmt):
@@ -269,6 +281,7 @@ class Resolver(Context):
         check_name_clashes(g, self.err)
         check_expressions(g, self.check, self.err, self.waiting)
         check_removed(g, self.removed, self.err)
+        self.diags.extend(undeclared_sources(self.spec, g.sources))
         if g.is_seat_game:
             for c in g.classes.values():
                 if c.cards:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from croupier.semantics import model
 from croupier.semantics.resolve_context import Context, Handlers
+from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 
 
@@ -105,8 +106,10 @@ def remove(cx: Context, stmt: ast.RemoveStmt) -> None:
     else:
         exists = stmt.name in getattr(g, field_name)
     if not exists:
+        guess, suggestion = did_you_mean(stmt.name, cx.base_names.get(kind, ()))
         cx.err("E0111", f"this variant removes {kind} `{stmt.name}`, which its base lacks", span,
-               f"{kind}s of the base: {', '.join(sorted(cx.base_names.get(kind, ()))) or 'none'}")
+               f"{guess} {kind}s of the base: {', '.join(sorted(cx.base_names.get(kind, ()))) or 'none'}".strip(),
+               suggestion)
         return
     if stmt.what == "type":
         g.types = [t for t in g.types if t.name != stmt.name]

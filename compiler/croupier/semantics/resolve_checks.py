@@ -14,6 +14,7 @@ from croupier.semantics import expr as ir
 from croupier.semantics import model
 from croupier.semantics.answer_fields import ANSWER_SUFFIXES, ENGINE_GLOBALS
 from croupier.semantics.expr import Expr, names_used
+from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 from croupier.syntax.visitor import NodeVisitor
 
@@ -100,8 +101,9 @@ def apply_tiebreaks(g: model.Game, stmts: list[ast.TiebreakStmt], err: Callable[
         for tref in stmt.types:
             t = g.type_named(tref.text)
             if t is None:
+                guess, fix = did_you_mean(tref.text, [x.name for x in g.types])
                 err("E0101", f"unknown hand type `{tref.text}` in a tie-break", tref.span,
-                    f"types: {', '.join(x.name for x in g.types)}")
+                    f"{guess} types: {', '.join(x.name for x in g.types)}".strip(), fix)
                 continue
             t.tiebreak = tuple(keys)
 
@@ -138,19 +140,22 @@ def check_table_references(g: model.Game, rooms: list[tuple[model.Room, ast.Room
         for lim in stmt.limits:
             for b in lim.bets:
                 if b.text not in g.bets:
+                    guess, fix = did_you_mean(b.text, g.bets)
                     err("E0101", f"unknown bet `{b.text}` in room `{room.name}`", b.span,
-                        f"bets: {', '.join(g.bets)}")
+                        f"{guess} bets: {', '.join(g.bets)}".strip(), fix)
     check_room_limits(g, err)
     if squeeze is not None:
         for ref in list(squeeze.bets):
             if ref.text not in g.bets:
-                err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span)
+                guess, fix = did_you_mean(ref.text, g.bets)
+                err("E0101", f"unknown bet `{ref.text}` in the squeeze rule", ref.span, guess, fix)
             elif ref.text not in g.hands:
                 err("E0101", f"bet `{ref.text}` may squeeze, but no hand is named `{ref.text}`", ref.span,
                     "a squeezing bet squeezes the cards of the hand of the same name")
         for ref in squeeze.order:
             if ref.text not in g.hands:
-                err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span)
+                guess, fix = did_you_mean(ref.text, g.hands)
+                err("E0101", f"unknown hand `{ref.text}` in the squeeze order", ref.span, guess, fix)
         if squeeze.ties_to not in g.squeeze.bets:
             err("E0101", f"unknown bet `{squeeze.ties_to}` in the squeeze rule",
                      squeeze.span)

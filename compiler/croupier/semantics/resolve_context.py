@@ -20,6 +20,7 @@ from croupier.semantics import model
 from croupier.semantics.answer_fields import reserved_for
 from croupier.semantics.resolve_exprs import Unresolved
 from croupier.semantics.scopes import Checker
+from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 
 
@@ -58,8 +59,13 @@ class Context:
         self.value_span: Span | None = None
         self.removed: list[tuple[str, str, Span]] = []  # (kind, name, where) of each `remove`
 
-    def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
-        self.diags.append(error(code, msg, span, hint))
+    def err(self, code: str, msg: str, span: Span, hint: str = "", suggestion: str = "") -> None:
+        self.diags.append(error(code, msg, span, hint, suggestion))
+
+    def unknown(self, msg: str, span: Span, word: str, known, listing: str) -> None:
+        """E0101 for a name that is not among `known`: the nearest known name suggested, then `listing`."""
+        guess, suggestion = did_you_mean(word, known)
+        self.err("E0101", msg, span, f"{guess} {listing}".strip(), suggestion)
 
     def labels(self, items: list[ast.Label]) -> model.Labels:
         out = model.Labels()
@@ -153,8 +159,13 @@ class Context:
                      "remove `override`, or add `extends BASE` to the game line")
             return True
         if stmt.override and not exists:
-            self.err("E0111", f"this variant overrides {kind} `{name}`, which its base lacks", span,
-                     "remove `override` to add it as new")
+            guess, suggestion = did_you_mean(name, self.base_names.get(kind, ()))
+            if guess:
+                self.err("E0111", f"the base has no {kind} `{name}`; {guess}", span,
+                         f"or remove `override` to add {kind} `{name}` as new", suggestion)
+            else:
+                self.err("E0111", f"this variant overrides {kind} `{name}`, which its base lacks", span,
+                         "remove `override` to add it as new")
             return False
         if exists and not stmt.override:
             where = "its base" if self.variant and name in self.base_names.get(kind, set()) else "this file"

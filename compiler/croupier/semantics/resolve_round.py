@@ -26,8 +26,8 @@ def deal(cx: Context, stmt: ast.DealStmt) -> None:
         g.deal_order, g.deal_cite = tuple(r.text for r in stmt.order), stmt.cite
         for r in stmt.order:
             if r.text not in g.hands:
-                cx.err("E0101", f"unknown hand `{r.text}` in the deal", r.span,
-                       f"hands: {', '.join(g.hands) or 'none (declare them with `hand`)'}")
+                cx.unknown(f"unknown hand `{r.text}` in the deal", r.span, r.text, g.hands,
+                           f"hands: {', '.join(g.hands) or 'none (declare them with `hand`)'}")
         for h in g.hands.values():
             if h.name not in g.deal_order:
                 cx.err("E0139", f"the deal gives hand `{h.name}` no card", stmt.span,
@@ -54,8 +54,8 @@ def draw(cx: Context, stmt: ast.DrawStmt) -> None:
     g = cx.game
     table = model.DrawTable(stmt.hand, None, None, None, (), (), {}, {}, stmt.span, stmt.cite, origin=g.name)
     if stmt.hand not in g.hands:
-        cx.err("E0101", f"unknown hand `{stmt.hand}` in a draw table", stmt.hand_span,
-               f"hands: {', '.join(g.hands) or 'none'}")
+        cx.unknown(f"unknown hand `{stmt.hand}` in a draw table", stmt.hand_span, stmt.hand, g.hands,
+                   f"hands: {', '.join(g.hands) or 'none'}")
     read_grid(stmt, table, cx.err)
     # identity for variants: hand + condition text
     cond = expr_text(stmt.when) if stmt.when is not None else ""
@@ -79,8 +79,8 @@ def draw_while(cx: Context, stmt: ast.DrawWhileStmt) -> None:
     """`draw HAND while …`: one rule a hand, instead of tables; a variant overrides it by the hand."""
     g = cx.game
     if stmt.hand not in g.hands:
-        cx.err("E0101", f"unknown hand `{stmt.hand}` in a draw rule", stmt.hand_span or stmt.span,
-               f"hands: {', '.join(g.hands) or 'none'}")
+        cx.unknown(f"unknown hand `{stmt.hand}` in a draw rule", stmt.hand_span or stmt.span, stmt.hand, g.hands,
+                   f"hands: {', '.join(g.hands) or 'none'}")
     if any(t.hand == stmt.hand for t in g.draws):
         cx.err("E0137", f"hand `{stmt.hand}` has a draw table, so it cannot also draw while a condition holds",
                stmt.hand_span or stmt.span, "a hand draws by its tables or by `draw … while …`, not both")

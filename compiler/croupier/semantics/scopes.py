@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from croupier.diagnostics import Diagnostic, error
 from croupier.semantics import expr as ir
 from croupier.semantics.expr import BOOL, CARD, NUM, RANK, SUIT, Function
+from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 from croupier.syntax.printer import expr_text
 from croupier.syntax.visitor import NodeVisitor
@@ -80,8 +81,9 @@ class Checker(NodeVisitor):
                                           scope.unavailable[e.name]))
             return _invalid(e)
         known = ", ".join(sorted(scope.names)) or "none"
+        guess, suggestion = did_you_mean(e.name, [*scope.names, *scope.funcs])
         self.diagnostics.append(error("E0101", f"unknown name `{e.name}` in {scope.where}", e.span,
-                                      f"names known here: {known}"))
+                                      f"{guess} names known here: {known}".strip(), suggestion))
         return _invalid(e)
 
     @staticmethod
@@ -199,8 +201,9 @@ class Checker(NodeVisitor):
         allowed, kind, test = subj
         if e.what not in allowed:
             known = ", ".join(sorted(allowed)) or "none"
+            guess, suggestion = did_you_mean(e.what, allowed)
             self.diagnostics.append(error("E0101", f"unknown {kind} `{e.what}`", e.what_span,
-                                          f"{kind}s: {known}"))
+                                          f"{guess} {kind}s: {known}".strip(), suggestion))
             return _invalid(e, BOOL)
         return test(e.span, BOOL, e.subject, e.what)
 

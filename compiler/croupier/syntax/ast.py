@@ -6,7 +6,7 @@ nothing more: names are not resolved here (see `resolve`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 
 from croupier.diagnostics import Span
@@ -469,3 +469,20 @@ class SpecFile:
     path: str
     text: str
     statements: list[Stmt]
+    # the names the statements with a syntax error would have declared (`outcom tie …`: tie), whose
+    # uses are not reported again as unknown names
+    lost_names: frozenset[str] = frozenset()
+    citations: tuple[tuple[str, Span], ...] = ()  # every `[…]` citation (its text) and where it stands
+
+
+def meaning(value):
+    """A syntax tree as plain data, spans left out: what two layouts of one spec share (the formatter keeps it;
+    the rules fingerprint is its digest)."""
+    if isinstance(value, Span):
+        return None
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple((f.name, meaning(getattr(value, f.name))) for f in fields(value)
+                                               if not isinstance(getattr(value, f.name), Span))
+    if isinstance(value, (list, tuple)):
+        return tuple(meaning(v) for v in value)
+    return value

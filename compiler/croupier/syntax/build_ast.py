@@ -26,6 +26,7 @@ class BuildAst(CardsBuilder, BetsBuilder):
         super().__init__(visit_tokens=False)  # no method is named after a token's type: a token stays itself
         self.path = path
         self.diagnostics: list[Diagnostic] = []
+        self.citations: list[tuple[str, Span]] = []  # every `[…]` citation, as written, where it stands
 
     # ---- helpers --------------------------------------------------------------
     def span(self, meta) -> Span:
@@ -89,7 +90,9 @@ class BuildAst(CardsBuilder, BetsBuilder):
         return stmt
 
     def cite(self, meta, children):
-        return ("cite", str(children[0])[1:-1].strip())
+        text = str(children[0])[1:-1].strip()
+        self.citations.append((text, self.span(meta)))
+        return ("cite", text)
 
     def label_item(self, meta, children):
         lang = None
@@ -190,6 +193,8 @@ class BuildAst(CardsBuilder, BetsBuilder):
         grid = next(c[1] for c in children if isinstance(c, tuple) and c[0] == "grid")
         keys = [c[1] for c in children if isinstance(c, tuple) and c[0] == "draw_key"]
         when = next((c[1] for c in children if isinstance(c, tuple) and c[0] == "draw_when"), None)
+        if len(keys) == 1 and isinstance(keys[0], ast.Binary) and keys[0].op == "*" and len(grid) > 2:
+            keys = [keys[0].left, keys[0].right]  # `ROW * COLUMN` over a grid of labelled rows: `*` read as `×`
         return ast.DrawStmt(self.span(meta), hand=str(name), hand_span=self.tspan(name), grid=grid, when=when,
                             row_key=keys[0], col_key=keys[1] if len(keys) > 1 else None, cite=self._cite(children))
 

@@ -15,12 +15,12 @@ syntax tree (spans aside) and hold the same comments, or nothing is returned.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
 
 from lark.lexer import Token
 from lark.tree import Tree
 
-from croupier.diagnostics import Diagnostic, Span
+from croupier.diagnostics import Diagnostic
+from croupier.syntax import ast
 from croupier.syntax.concrete import Comment, parse_concrete, tokens
 from croupier.syntax.layout import WIDTH, Line, grid_row, render, width
 from croupier.syntax.parser import parse_text
@@ -204,16 +204,7 @@ def layout(tree: Tree, comments: list[Comment]) -> str:
     return render(attach(lines, comments))
 
 
-def _meaning(value):
-    """A syntax tree as plain data, spans left out: what two layouts of one spec must share."""
-    if isinstance(value, Span):
-        return None
-    if is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,) + tuple((f.name, _meaning(getattr(value, f.name))) for f in fields(value)
-                                               if not isinstance(getattr(value, f.name), Span))
-    if isinstance(value, (list, tuple)):
-        return tuple(_meaning(v) for v in value)
-    return value
+_meaning = ast.meaning  # what two layouts of one spec must share
 
 
 def format_text(text: str, path: str) -> tuple[str | None, list[Diagnostic]]:

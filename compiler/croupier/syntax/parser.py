@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from croupier.diagnostics import Diagnostic, Span, error
+from croupier.suggest import did_you_mean
 from croupier.syntax import ast
 from croupier.syntax.build_ast import BuildAst
 from croupier.syntax.standalone_parser import (
@@ -63,6 +64,14 @@ class BadIndentation(LarkError):
     def __init__(self, token: Token) -> None:
         super().__init__("inconsistent indentation")
         self.token = token
+
+
+class _Repaired(Exception):  # noqa: N818 - not an error: the diagnostic of a mistake parsing can go on past
+    """A syntax error reported with the text repaired, to parse again instead of blanking its statement."""
+
+    def __init__(self, diagnostic: Diagnostic, text: str) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic, self.text = diagnostic, text
 
 
 class IndentRules:
@@ -210,6 +219,10 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
         column = getattr(exc, "column", None) or 1
         if line < 1 or line > len(lines):
             line, column = len(lines), max(1, len(lines[-1]) + 1)
+        indentation = _indentation_diagnostic(exc, path, text.split("\n"), line)
+        if indentation is not None:
+            diag, line, repaired = indentation
+            raise _Repaired(diag, repaired)
         mistake = _match_mistake(exc)
         if isinstance(exc, UnexpectedCharacters):
             char = lines[line - 1][column - 1:column] if column - 1 < len(lines[line - 1]) else ""
@@ -224,6 +237,15 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
                         "an indented block" if tok.type == "_INDENT" else f"`{tok}`")))
             msg = f"unexpected {found}"
             hint = "expected " + _describe_expected(_keyword_words(set(exc.expected or ())))
+            guess, suggestion = _keyword_guess(tok, set(exc.expected or ()))
+            if guess:
+                end = Span(path, line, column, line, column + len(str(tok)))
+                diag = error("E0001", f"{msg}: {guess}", end, f"write `{suggestion}`", suggestion)
+                fixed = text.split("\n")
+                fixed[line - 1] = fixed[line - 1][:column - 1] + suggestion + fixed[line - 1][column - 1 + len(str(tok)):]
+                if fixed[line - 1][column - 1:].startswith(suggestion) and _parses_past(fixed, line):
+                    raise _Repaired(diag, "\n".join(fixed))
+                return diag, line
         elif isinstance(exc, UnexpectedEOF):
             msg = "unexpected end of the file"
             hint = "expected " + _describe_expected(_keyword_words(set(exc.expected or ())))
@@ -235,6 +257,70 @@ def _syntax_diagnostic(exc: Exception, path: str, text: str) -> tuple[Diagnostic
     return error("E0001", "syntax error", Span(path, 1, 1)), 1
 
 
+
+
+def _keyword_guess(tok: Token, expected: set[str]) -> tuple[str, str]:
+    """("did you mean `outcome`?", "outcome") when a misspelt word stands where a keyword was expected."""
+    if tok.type != "NAME":
+        return "", ""
+    words = [w.strip("`") for w in _keyword_words(expected) if w.startswith("`") and w.strip("`").isidentifier()]
+    return did_you_mean(str(tok), words)
+
+
+def _leading(text: str) -> int:
+    """The indentation of a line, a tab counting as `IndentRules.tab_len` spaces."""
+    stripped = text.lstrip(" \t")
+    return len(text[:len(text) - len(stripped)].expandtabs(IndentRules.tab_len))
+
+
+def _parses_past(lines: list[str], line: int) -> bool:
+    """Whether the text of `lines` parses, or fails only after `line` (a repair that helps)."""
+    try:
+        parser().parse("\n".join(lines) + "\n")
+    except UnexpectedInput as other:
+        return (getattr(other, "line", 0) or 0) > line
+    except LarkError:
+        return False
+    return True
+
+
+def _indentation_diagnostic(exc: UnexpectedInput, path: str, lines: list[str],
+                            line: int) -> tuple[Diagnostic, int, str] | None:
+    """E0002 at the line whose indentation is wrong, saying what it should be (a statement's clause not
+    indented below it, or a line indented deeper than the block it continues), with the text repaired
+    (the line indented as it should be), so that parsing goes on past it."""
+    token = getattr(exc, "token", None)
+    kind = getattr(token, "type", None)
+    following = next((n for n in range(line + 1, len(lines) + 1)
+                      if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")), None)
+    if kind == "_INDENT" and following is not None and _leading(lines[following - 1]) > _leading(lines[line - 1]):
+        above, deeper = _leading(lines[line - 1]), _leading(lines[following - 1])
+        fixed = list(lines)
+        n = following
+        while n <= len(fixed) and fixed[n - 1].strip() and _leading(fixed[n - 1]) == deeper:
+            fixed[n - 1] = " " * above + fixed[n - 1].lstrip(" \t")
+            n += 1
+        if fixed == lines:
+            return None
+        return (error("E0002", f"this line is indented {deeper} spaces, deeper than the block it continues",
+                      Span(path, following, 1),
+                      f"indent it by {above} spaces, like line {line}" if above else
+                      "start it at the beginning of the line, like the statement above"),
+                following, "\n".join(fixed))
+    if kind in ("_INDENT", "_DEDENT", "$END", "_NL") or getattr(exc, "column", 0) != 1 or line < 2:
+        return None
+    statement = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()
+                      and not lines[n - 1].lstrip().startswith("#") and _leading(lines[n - 1]) == 0), None)
+    if statement is None or statement != next(n for n in range(line - 1, 0, -1) if lines[n - 1].strip()):
+        return None  # only the line right after a statement (blank lines aside) can be its first clause
+    fixed = list(lines)
+    fixed[line - 1] = "    " + fixed[line - 1]
+    if not _parses_past(fixed, line):
+        return None
+    return (error("E0002", "this line is a clause of the statement above it, so it is indented",
+                  Span(path, line, 1),
+                  f"indent it by 4 spaces: the clauses of the statement on line {statement} go on the lines "
+                  "below it, each indented by 4 spaces"), line, "\n".join(fixed))
 
 
 def _variants(example: str) -> list[str]:
@@ -292,6 +378,19 @@ def _match_mistake(exc: UnexpectedInput):
             except Exception:  # noqa: BLE001 - an example that fails otherwise names nothing
                 continue
     return None
+
+
+DECLARED = re.compile(r"\s*(?:override\s+)?[A-Za-z_]+\s+([A-Za-z_]\w*)")
+
+
+def _declared_name(text: str, line: int) -> set[str]:
+    """The name the statement around `line` declares (its second word: `outcom tie …` declares tie), if any."""
+    lines = text.split("\n")
+    idx = max(0, min(line - 1, len(lines) - 1))
+    while idx > 0 and (not lines[idx].strip() or lines[idx][:1] in " \t"):
+        idx -= 1
+    m = DECLARED.match(lines[idx])
+    return {m.group(1)} if m else set()
 
 
 def _blank_statement(text: str, line: int) -> str:
@@ -420,13 +519,20 @@ def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
     if not work.endswith("\n"):
         work += "\n"
     tree: Tree | None = None
+    lost: set[str] = set()
     for _ in range(MAX_SYNTAX_ERRORS + 1):
         try:
             tree = parser().parse(work)
             break
         except (UnexpectedInput, BadIndentation) as exc:
-            diag, line = _syntax_diagnostic(exc, path, work)
+            try:
+                diag, line = _syntax_diagnostic(exc, path, work)
+            except _Repaired as repaired:
+                diags.append(repaired.diagnostic)
+                work = repaired.text if repaired.text.endswith("\n") else repaired.text + "\n"
+                continue
             diags.append(diag)
+            lost |= _declared_name(work, line)
             blanked = _blank_statement(work, line)
             if blanked == work:
                 break
@@ -447,4 +553,4 @@ def parse_text(text: str, path: str) -> tuple[ast.SpecFile, list[Diagnostic]]:
         diags.append(error("E0001", f"cannot read this file ({inner})", Span(path, 1, 1)))
         return ast.SpecFile(path, text, []), diags
     diags.extend(builder.diagnostics)
-    return ast.SpecFile(path, text, statements), diags
+    return ast.SpecFile(path, text, statements, frozenset(lost), tuple(builder.citations)), diags

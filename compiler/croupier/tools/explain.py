@@ -31,7 +31,7 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
         engine.check_limits(room, bets)
     r = engine.play(cards, explain=True)
     record = engine.record(r)
-    returns = {k: engine.num_json(v) for k, v in engine.settle(r, bets).items()}
+    returns = {k: engine.amount_json(v) for k, v in engine.settle(r, bets).items()}
     record["returns"] = returns
     record["steps"] = [{k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()} for s in r.steps]
     lines = [game.labels.get("en", game.name)]
@@ -44,9 +44,12 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
             lines.append(f"{n:>2}. nobody draws   ({s['rule']})")
         elif s["step"] in ("draw", "stand"):
             key = s["key"]
-            key_text = " × ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
             act = f"draws {s['card']}" if s["step"] == "draw" else "stands"
-            lines.append(f"{n:>2}. {s['hand']} {act}: cell {key_text}   ({s['rule']})")
+            if key is None:  # a hand that draws while a condition holds: no table, no cell
+                why = "the condition holds" if s["step"] == "draw" else "the condition no longer holds"
+            else:
+                why = "cell " + (" × ".join(str(k) for k in key) if isinstance(key, tuple) else str(key))
+            lines.append(f"{n:>2}. {s['hand']} {act}: {why}   ({s['rule']})")
         elif s["step"] == "outcome":
             lines.append(f"{n:>2}. outcome: {s['outcome']}   ({s['rule']})")
     totals = ", ".join(f"{h} {' '.join(record[h])} = {record[h + '_total']}" for h in game.hands)
@@ -91,6 +94,7 @@ def explain_table(game: Game, engine, table: dict) -> tuple[dict, str]:
         lines.append(f"{seat} vs banker: {who} wins")
     for t in data["transfers"]:
         lines.append(f"{t['from']} pays {t['to']} {t['amount']}")
-    lines.append("net: " + ", ".join(f"{k} {v:+}" if isinstance(v, int) else f"{k} {v}" for k, v in data["net"].items()))
+    lines.append("net: " + ", ".join(f"{k} {v if str(v).startswith('-') or str(v) == '0' else '+' + str(v)}"
+                                     for k, v in data["net"].items()))
     lines.append(rules_line(engine))
     return with_rules(data, engine), "\n".join(lines)

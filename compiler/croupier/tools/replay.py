@@ -97,7 +97,8 @@ def replay_line(engine, line: str, where: str, seen: set, problems: list[str]) -
     rec = engine.read_json(line)
     if not isinstance(rec, dict):
         raise engine.EngineError("a round record is a JSON object")
-    label = f"round {shown(rec.get('round'))}" + (f" of shoe {shown(rec['shoe'])}" if "shoe" in rec else "")
+    # shoes are numbered from 0 in a log (as `simulate` seeds them), rounds from 1: each named as the log numbers it
+    label = f"round {shown(rec.get('round'))}" + (f" of the shoe numbered {shown(rec['shoe'])}" if "shoe" in rec else "")
     where = f"{where}, {label}"
     key = (shown(rec.get("shoe")), shown(rec.get("round")))
     if rec.get("round") is None:

@@ -178,7 +178,7 @@ def seat_text_report(r: dict) -> str:
         return f"({shown}){extra}"
 
     lines = [f"{r['tables']} tables of {r['players']} players hitting below {r['threshold']} in {r['seconds']} s "
-             f"(seed {r['seed']}, {r['workers']} workers)", "hand types (per hand):"]
+             f"(seed {r['seed']}, {r['workers']} worker{'' if r['workers'] == 1 else 's'})", "hand types (per hand):"]
     lines += [f"  {name:<16} {t['frequency']}  {ci(t)}" for name, t in r["types"].items()]
     if r["seats"]:
         lines.append(f"net per unit staked, per table (unit {r['unit_per_table']}):")

@@ -275,8 +275,9 @@ def exact_returns(game, engine) -> dict | None:
     return {bet: b["expected_return"] - 1 for bet, b in analysis["bets"].items()}
 
 
-def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
-    """The report as JSON-ready data: decimals as strings, counts as ints."""
+def summary(tally: Tally, bets: list[str], exact: dict | None = None, outcomes: tuple[str, ...] = ()) -> dict:
+    """The report as JSON-ready data: decimals as strings, counts as ints; the outcomes in the order of
+    `outcomes` (the spec's), any other after them by name."""
     hist = dict(sorted(tally.rounds_per_shoe.items()))
     whole = sum(hist.values())
     out = {
@@ -290,7 +291,8 @@ def summary(tally: Tally, bets: list[str], exact: dict | None = None) -> dict:
     }
     if tally.shoes_cut:
         out["shoes_cut_short"] = tally.shoes_cut
-    for name, count in sorted(tally.outcomes.items()):
+    order = {name: i for i, name in enumerate(outcomes)}
+    for name, count in sorted(tally.outcomes.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])):
         p, h = proportion(count, tally.rounds)
         out["outcomes"][name] = {"count": count, "frequency": dec(p), "ci95": [dec(p - Fraction(h)), dec(p + Fraction(h))]}
     for bet in bets:
@@ -320,7 +322,7 @@ def text_report(r: dict) -> str:
     rps = r["rounds_per_shoe"]
     cut = " (the last shoe cut short)" if r.get("shoes_cut_short") else ""
     lines = [f"{r['shoes']} shoes, {r['rounds']} rounds{cut} in {r['seconds']} s "
-             f"(seed {r['seed']}, {r['workers']} workers)",
+             f"(seed {r['seed']}, {r['workers']} worker{'' if r['workers'] == 1 else 's'})",
              f"rounds per shoe: mean {rps['mean']}, min {rps['min']}, max {rps['max']}",
              "outcomes:"]
     for name, o in r["outcomes"].items():

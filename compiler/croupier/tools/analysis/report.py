@@ -8,9 +8,12 @@ digits; the exact fractions of the main figures are given alongside as "n/d".
 
 from __future__ import annotations
 
+import textwrap
+
 from croupier.figures import dec, frac, pct, sqrt_dec
 
 DECK_TABLE = (1, 2, 4, 6, 8)
+WIDTH = 80  # the text report's lines (a terminal's width)
 
 
 def bet_report(b: dict) -> dict:
@@ -71,11 +74,16 @@ def text_report(a: dict, title: str) -> str:
     """A PAR sheet as plain text."""
     lines = [f"{title}: exact analysis, {a['decks']} deck(s), {a['cards']} cards", "", "Outcomes"]
     lines += [f"  {k:<14} {pct(p):>12}   {dec(p)}" for k, p in a["outcomes"].items()]
-    lines += ["", "Events"] + [f"  {k:<14} {pct(p):>12}" for k, p in a["events"].items()]
-    for label, key in (("Final totals", "totals"), ("Totals as dealt, before any draw", "two_card_totals")):
+    if a["events"]:
+        lines += ["", "Events"] + [f"  {k:<14} {pct(p):>12}" for k, p in a["events"].items()]
+    sections = (("Final totals", "totals"), ("Totals as dealt, before any draw", "two_card_totals"))
+    if a["totals"] == a["two_card_totals"]:  # no hand ever draws: one section says it all
+        sections = (("Totals (no hand draws: as dealt and final)", "totals"),)
+    for label, key in sections:
         lines += ["", label]
         for h, d in a[key].items():
-            lines.append(f"  {h:<10}" + " ".join(f"{t}:{pct(p, 2)}" for t, p in d.items()))
+            lines += textwrap.wrap(" ".join(f"{t}:{pct(p, 2)}" for t, p in d.items()), WIDTH,
+                                   initial_indent=f"  {h:<10}", subsequent_indent=" " * 12)
     lines += ["", f"  {'bet':<14} {'house edge':>12} {'stdev':>10} {'hit':>12}   returns (stake included)"]
     for name, b in a["bets"].items():
         returns = ", ".join(f"{dec(m)}×:{pct(p, 2)}" for m, p in b["returns"].items())

@@ -83,6 +83,9 @@ def money_lines(m: dict) -> list[str]:
     if "table" in m:
         out = ["Money (house edge per unit staked; exact fractions in --json)"]
         decks = m["decks"]["new"]
+        if all(row["change"] == 0 for rows in m["table"].values() for row in rows.values()):
+            counts = ", ".join(str(d) for d in m["table"])
+            return out + [f"  unchanged: every bet's house edge is the same at every deck count ({counts})"]
         for d, rows in m["table"].items():
             mark = "  (the spec's shoe)" if d == decks else ""
             out.append(f"  {d} deck(s){mark}")
@@ -122,7 +125,7 @@ def text(report: dict) -> str:
     doc = change_lines(report["changes"], False)
     out += (["Rule changes in play"] + play if play else ["Rule changes in play: none"]) + [""]
     if doc:
-        out += ["Other changes (labels, citations, sources, assumptions: not in play)"] + doc + [""]
+        out += ["Other changes, not in play"] + doc + [""]
     if "rounds" in report:
         out += rounds_lines(report["rounds"]) + [""]
         for bet, ex in report.get("bet_examples", {}).items():
@@ -136,8 +139,10 @@ def text(report: dict) -> str:
         out.append(f"Retest: {len(rt['retest'])} of {rt['cases']} reference case(s) get another answer under the new "
                    "version; work them again by hand")
         out += [f"  {c['id']} ({c['source']}): {', '.join(c['fields'])}" for c in rt["retest"]]
-    else:
+    elif rt["cases"]:
         out.append(f"Retest: none of {rt['cases']} reference case(s) gets another answer")
+    else:
+        out.append("Retest: no reference case to compare (none in the cases folder for this spec)")
     out += ["", "No change in play." if report["equivalent"] else "Changes in play."]
     return "\n".join(out) + "\n"
 

@@ -79,6 +79,10 @@ def diff_versions(old: Version, new: Version, cases_dir: Path | None) -> dict:
         out["money"] = bet_money((old.game, old.engine, old.shown), (new.game, new.engine, new.shown))
         changed_bets = [c["name"] for c in changes if c["play"] and c["kind"] == "bet" and c["change"] == "changed"]
         out["bet_examples"] = bet_examples(old, new, changed_bets) if changed_bets else {}
+        for c in changes:  # clauses only reordered, and no round settles differently: not a change in play
+            if (c["play"] and c["kind"] == "bet" and c["change"] == "changed" and c["details"]
+                    and all(d.startswith("reordered:") for d in c["details"]) and c["name"] not in out["bet_examples"]):
+                c["play"], c["change"] = False, "clauses reordered; every round settles the same"
     elif old.game.is_seat_game and new.game.is_seat_game:
         out["hands"] = compare_hands(old.engine, new.engine)
         out["money"] = seat_money((old.game, old.engine, old.shown), (new.game, new.engine, new.shown))

@@ -605,7 +605,7 @@ def played(engine, cards: list[str], bets: list[str]) -> dict:
     out = {"hands": {h: list(getattr(r, h)) for h in engine.HANDS},
            "totals": {h: engine.total(getattr(r, h)) for h in engine.HANDS}, "outcome": r.outcome}
     if bets:
-        out["returns"] = {b: engine.BETS[b](r, 1) for b in bets if b in engine.BETS}
+        out["returns"] = {b: engine.amount_json(engine.BETS[b](r, 1)) for b in bets if b in engine.BETS}
     return out
 
 

@@ -213,7 +213,7 @@ def draws(old: list[model.DrawTable], new: list[model.DrawTable]) -> list[dict]:
 FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "name": single("documentation", "game name", in_play=False),
     "labels": single("documentation", "game labels", in_play=False),
-    "path": ignored, "span": ignored, "base": ignored, "source_text": ignored,
+    "path": ignored, "span": ignored, "base": ignored, "source_text": ignored, "rules_text": ignored,
     "differences": removals,  # overrides and additions show in the sections of what they override or add
     "hand_size_span": ignored,
     "sources": sources,
