@@ -33,7 +33,23 @@ RUNNER_TARGET = 3  # node <game>.js against croupier play --jsonl, on the same l
 BAD_LINES = ["", "[1,", '{"cards": ', "null", "42", '"text"', "[]", "{}", '{"cards": null}', "{'a': 1}",
              '{"cards": "AS KH"} x', "\ufeff{}", '{"a": "\\ud800"}', '{"cards": ["\\u0000"]}', "NaN", "-Infinity",
              '{"cards": [1, 2]}', '{"cards": 5}', '"\\x"', '"\\u12"', "tru", "{\"a\" 1}", "[1 2]", "\t", "  {} ",
-             '{"hand": null}', '{"hands": {}}', '{"hands": []}', '{"hand": "AS"}', "1" * 30, "1e999", "-0.0"]
+             '{"hand": null}', '{"hands": {}}', '{"hands": []}', '{"hand": "AS"}', "1" * 30, "1e999", "-0.0",
+             # a key given twice (an error naming it, once its object is read), bets that are not an object
+             '{"cards": ["AS", "KH", "2C", "3D"], "cards": []}', '{"a": {"b": 1, "b": 2}, "a": 3}',
+             '{"a": 1, "a": 2} x', '{"a": 1, "a": 2', '[{"x": 1, "x": 1}]', '{"\\u00e9": 1, "\u00e9": 2}',
+             '{"a": 1, "b": 2, "b": 3, "a": 4}', '{"a very long key, longer than twenty": 1, '
+             '"a very long key, longer than twenty": 2}', '{"\\u0007": 1, "\\u0007": 2}',
+             '{"cards": ["AS", "KH", "2C", "3D"], "bets": {"banker": 10, "banker": 5}}',
+             '{"cards": ["AS", "KH", "2C", "3D"], "bets": []}', '{"cards": ["AS", "KH", "2C", "3D"], "bets": 5}',
+             '{"cards": ["AS", "KH", "2C", "3D"], "bets": "banker"}', '{"cards": ["AS", "KH", "2C", "3D"], "bets": null}',
+             '{"cards": ["AS", "KH", "2C", "3D"], "bets": [1], "room": "nowhere"}']
+# Lines about the bound of a request line (1,000,000 bytes): at it, one past it, with a CR before the newline, in
+# characters of several bytes, far past it; test_javascript.py sends them through both runners' standard input.
+BOUND = 1_000_000
+LONG_LINES = ['{"cards": ' + " " * (BOUND - 13) + '[]}', '{"cards": ' + " " * (BOUND - 12) + '[]}',
+              '{"cards": ' + " " * (BOUND - 13) + '[]}\r', '{"cards": ' + " " * (BOUND - 12) + '[]}\r',
+              '"' + "\u00e9" * ((BOUND - 2) // 2) + '"', '"' + "\u00e9" * ((BOUND - 2) // 2) + 'x"',
+              "x" * (3 * BOUND), '{"cards": ["AS", "KH", "2C", "3D"]}']
 STAKES = [0, 1, 5, 10, 25, 100, 250, 1000, 99999, "100", "25.5", "0.000001", "0.0000001", "-5", "1/3", "+5",
           "1_0", "١٠٠", -1, 10 ** 15, 10 ** 15 - 1, 1.5, 2.25, 1e3, True, None, [], {}, "", ".5", "5.", "abc"]
 
@@ -63,7 +79,7 @@ def round_request(rng: random.Random, engine) -> dict:
         bets[name] = stake(rng)
     if rng.random() < 0.05:
         bets[rng.choice(["nope", "Banker", "", "\u0007"])] = 10
-    request = {"cards": cards, "bets": bets}
+    request = {"cards": cards, "bets": bets if rng.random() > 0.02 else rng.choice([[], 5, "banker", [bets]])}
     if engine.ROOMS and rng.random() < 0.2:
         request["room"] = rng.choice([*engine.ROOMS, "nowhere", 5])
     return request
@@ -144,23 +160,23 @@ for (const seed of JSON.parse(seeds)) {
   const table = new game.Table(typeof seed === "number" ? BigInt(seed) : seed);
   const rounds = [];
   for (const tr of table.rounds(new Map([["a", new Map([[[...game.BETS.keys()][0], 10n]])]]))) {
-    rounds.push([tr.cards, tr.round.outcome]);
+    rounds.push([tr.cards, tr.round.outcome, Object.fromEntries(tr.shoeNote || [])]);
   }
   process.stdout.write(JSON.stringify([table.shoe.cut, table.shoe.burned, rounds]) + "\\n");
 }
 """
 
 
-def shoes_differ(engine, game: str, seeds: list) -> str | None:
-    """The first seed whose shoe deals differently in the two runtimes (its cut, burn, every round's cards and
-    outcome), or None."""
-    done = subprocess.run(["node", "--input-type=module", "-e", SHOES_JS, "--", str(OUT / "engines-js" / f"{game}.js"),
+def shoes_differ(engine, game: str, seeds: list, folder: Path = OUT / "engines-js") -> str | None:
+    """The first seed whose shoe deals differently in the two runtimes (its cut, burn, every round's cards,
+    outcome and shoe note: the cut card, the last round, `ran_out`), or None."""
+    done = subprocess.run(["node", "--input-type=module", "-e", SHOES_JS, "--", str(folder / f"{game}.js"),
                            json.dumps(seeds)], capture_output=True, text=True, cwd=ROOT, check=True)
     node = done.stdout.split("\n")
     bet = next(iter(engine.BETS))
     for i, seed in enumerate(seeds):
         table = engine.Table(seed)
-        rounds = [[list(tr.cards), tr.round.outcome] for tr in table.rounds({"a": {bet: 10}})]
+        rounds = [[list(tr.cards), tr.round.outcome, tr.shoe_note or {}] for tr in table.rounds({"a": {bet: 10}})]
         python = json.dumps([table.shoe.cut, table.shoe.burned, rounds], separators=(",", ":"))
         if python != node[i]:
             return f"seed {seed!r}: the shoes differ"

@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SOFT_GAME
 
+from croupier.backends.javascript.build import javascript_files, runtime_outputs
 from croupier.driver.compile import compile_spec
 from croupier.project import ProjectError, find_project
 
@@ -62,15 +64,21 @@ def test_same_answers_to_the_byte(spec):
 
 
 def test_jsonl_stream_like_croupier_play():
-    """Invalid UTF-8, a line without its newline, CR LF, a BOM: the stream as `croupier play --jsonl` reads it."""
+    """Invalid UTF-8, a line without its newline, CR LF, a BOM, lines at the bound of a line and past it (answered
+    with an error, never held whole), a CR alone: the stream as `croupier play --jsonl` reads it."""
     need("node")
-    data = b'{"cards": ["AS", "KH", "2C", "3D"]}\r\n\xff\xfe{}\n\xef\xbb\xbf{}\n\n{"cards": "\xe2\x99\xa0"}'
+    long = "".join(line + "\n" for line in bench().LONG_LINES).encode("utf-8")
+    data = (b'{"cards": ["AS", "KH", "2C", "3D"]}\r\n\xff\xfe{}\n\xef\xbb\xbf{}\n\n\r\n\r\r\n' + long
+            + b'{"cards": "\xe2\x99\xa0"}' + b"y" * 1_000_001)
     play = subprocess.run([sys.executable, "-m", "croupier.cli.main", "play", "spec/baccarat.rules", "--jsonl"],
                           input=data, capture_output=True, cwd=ROOT, check=True)
     node = subprocess.run(["node", "generated/engines-js/baccarat.js"], input=data, capture_output=True, cwd=ROOT,
                           check=True)
     assert node.stdout == play.stdout
-    assert play.stdout.count(b"\n") == 5
+    answers = play.stdout.decode("utf-8").split("\n")
+    assert len(answers) == 16 and answers[-1] == ""
+    too_long = [i for i, a in enumerate(answers) if "longer than 1,000,000 bytes" in a]
+    assert too_long == [7, 9, 11, 12, 14]  # the long lines one past the bound and more, and the last line
 
 
 def test_seeded_shoes_deal_alike():
@@ -80,6 +88,22 @@ def test_seeded_shoes_deal_alike():
         engine = compile_spec(spec).engine
         if hasattr(engine, "HANDS"):
             assert js.shoes_differ(engine, spec.stem, [0, 1, 2 ** 40 + 3, -5, "7/0", "é"]) is None
+
+
+def test_shoes_that_run_out_deal_alike(tmp_path):
+    """A hand drawing while a condition holds may need more cards than the rest of a shoe holds: that round is
+    dealt from a fresh shoe in both runtimes, the shoe's last round noted `ran_out`."""
+    need("node")
+    spec = tmp_path / "soft.rules"
+    spec.write_text(SOFT_GAME + 'bet pw "P"\n    wins when outcome is pw, pays 1 to 1\n', encoding="utf-8")
+    compiled = compile_spec(spec)
+    for name, text in {**javascript_files(compiled.game, str(spec), []), **runtime_outputs()}.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    seeds = list(range(40))
+    notes = [tr.shoe_note or {} for s in seeds for tr in compiled.engine.Table(s).rounds({"a": {"pw": 1}})]
+    assert any(note.get("ran_out") for note in notes)  # shoes that so end are among them
+    assert bench().shoes_differ(compiled.engine, compiled.game.name, seeds, tmp_path / "engines-js") is None
 
 
 def test_declarations_type_check():

@@ -44,10 +44,10 @@ const OUTCOME_RULES = new Map([
   ["tie", "outcome tie when total(player) = total(banker) [000 §3]"],
 ]);
 const ROOMS = new Map([
-  ["trial", new Map([["banker", [4n, 250n]], ["player", [4n, 250n]], ["tie", [4n, 250n]], ["banker_pair", [4n, 250n]], ["player_pair", [4n, 250n]]])],
-  ["junior", new Map([["banker", [40n, 2500n]], ["player", [40n, 2500n]], ["tie", [40n, 1500n]], ["banker_pair", [40n, 1000n]], ["player_pair", [40n, 1000n]]])],
-  ["middle", new Map([["banker", [200n, 10000n]], ["player", [200n, 10000n]], ["tie", [200n, 3000n]], ["banker_pair", [200n, 2500n]], ["player_pair", [200n, 2500n]]])],
-  ["senior", new Map([["banker", [500n, 30000n]], ["player", [500n, 30000n]], ["tie", [500n, 5000n]], ["banker_pair", [500n, 3500n]], ["player_pair", [500n, 3500n]]])],
+  ["trial", new Map([["banker", [4n, 250n]], ["player", [4n, 250n]], ["tie", [4n, 250n]], ["banker_pair", [4n, 250n]], ["player_pair", [4n, 250n]], ["super6", null]])],
+  ["junior", new Map([["banker", [40n, 2500n]], ["player", [40n, 2500n]], ["tie", [40n, 1500n]], ["banker_pair", [40n, 1000n]], ["player_pair", [40n, 1000n]], ["super6", null]])],
+  ["middle", new Map([["banker", [200n, 10000n]], ["player", [200n, 10000n]], ["tie", [200n, 3000n]], ["banker_pair", [200n, 2500n]], ["player_pair", [200n, 2500n]], ["super6", null]])],
+  ["senior", new Map([["banker", [500n, 30000n]], ["player", [500n, 30000n]], ["tie", [500n, 5000n]], ["banker_pair", [500n, 3500n]], ["player_pair", [500n, 3500n]], ["super6", null]])],
 ]);
 const SHOE_PROCEDURE = { cutLow: 14, cutHigh: 16, burnReveal: 1, burnValues: new Map([["A", 1], ["2", 2], ["3", 3], ["4", 4], ["5", 5], ["6", 6], ["7", 7], ["8", 8], ["9", 9], ["10", 10], ["J", 10], ["Q", 10], ["K", 10]]), lastRound: "one-more-after" };
 // squeeze banker player by larger stake ties to banker order player banker [000 §4-6]

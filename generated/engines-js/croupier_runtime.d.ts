@@ -71,6 +71,12 @@ export declare function encodeAnswer(result: unknown): string;
 export declare function answerLine(adjudicate: (request: Json) => unknown, line: string): string;
 /** Answer `play --jsonl` requests from standard input on standard output (Node). */
 export declare function main(game: JsonLinesGame): Promise<void>;
+/** A request line's bytes; a longer line is answered with `tooLongAnswer`. */
+export declare const MAX_LINE_BYTES: number;
+export declare function tooLongAnswer(maxLineBytes: number): Map<string, string>;
+/** The decks a table's shoe may hold, and a text seed's length. */
+export declare const MAX_DECKS: number;
+export declare const MAX_SEED_CHARS: number;
 
 /** Python's random.Random (MT19937), seeded as Python seeds it. */
 export declare class Random {
@@ -86,7 +92,7 @@ export declare class JsonLinesGame {
   adjudicate(request: Json): Map<string, unknown>;
   /** The JSON answer to one request line; bad input gives {"error": …}, never an exception. */
   answer(line: string): string;
-  runJsonl(input: AsyncIterable<Uint8Array>, write: (text: string) => unknown): Promise<void>;
+  runJsonl(input: AsyncIterable<Uint8Array>, write: (text: string) => unknown, maxLineBytes?: number): Promise<void>;
 }
 
 export declare class CardGame extends JsonLinesGame {
@@ -121,7 +127,7 @@ export declare class DealtRound extends CardGame {
   checkLimits(room: string, bets: Map<string, unknown>): void;
   tableBets(bets: Named<Named<Amount>> | Named<Amount>, room?: string | null): Map<string, Map<string, Exact>>;
   /** A table dealing one shoe of this game from a seed (the same cards as the Python engine's `Table(seed)`). */
-  Table: new (seed?: bigint | number | string | null, room?: string | null, decks?: number | null) => Table;
+  Table: new (seed?: bigint | number | string | null, room?: string | null, decks?: bigint | number | null) => Table;
   dealShoe(seed: bigint | number | string | null, bets: Named<Named<Amount>> | Named<Amount>, room?: string | null): TableRound[];
 }
 
@@ -131,6 +137,8 @@ export declare class Shoe {
   readonly burned: string[];
   readonly position: number;
   readonly finished: boolean;
+  /** The shoe ended because the rest of it could not finish the next round (dealt from a fresh shoe). */
+  readonly ranOut: boolean;
 }
 
 export declare class TableRound {

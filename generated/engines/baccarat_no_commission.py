@@ -22,7 +22,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', 'c3b8397bcc748c13')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -57,7 +57,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'baccarat_no_commission'
 TITLE = 'No-commission baccarat'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'cf8becdd6467fe1c'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '0e1df660ded2fe06'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
@@ -80,10 +80,10 @@ OUTCOME_RULES = {
     'tie': 'outcome tie when total(player) = total(banker) [000 §3]',
 }
 ROOMS = {
-    'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'banker_pair': (4, 250), 'player_pair': (4, 250)},
-    'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'banker_pair': (40, 1000), 'player_pair': (40, 1000)},
-    'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'banker_pair': (200, 2500), 'player_pair': (200, 2500)},
-    'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'banker_pair': (500, 3500), 'player_pair': (500, 3500)},
+    'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'banker_pair': (4, 250), 'player_pair': (4, 250), 'super6': None},
+    'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'banker_pair': (40, 1000), 'player_pair': (40, 1000), 'super6': None},
+    'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'banker_pair': (200, 2500), 'player_pair': (200, 2500), 'super6': None},
+    'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'banker_pair': (500, 3500), 'player_pair': (500, 3500), 'super6': None},
 }
 SHOE_PROCEDURE = {
     'cut_low': 14,

@@ -7,7 +7,7 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "c3b8397bcc748c13"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "9efd7963c35d5bb7"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
@@ -686,7 +686,8 @@ class Shoe:
 
     `cut` is the index of the card the cut card lies in front of; `burned` the
     revealed card(s) and the cards burned after them; `finished` turns true when
-    the last-round rule ends the shoe (or too few cards remain for a round).
+    the last-round rule ends the shoe (or too few cards remain for a round); `ran_out`
+    when it ended because the rest of the shoe could not finish the next round.
     """
 
     game = None  # the DealtRound of the game's own subclass
@@ -705,8 +706,10 @@ class Shoe:
         self.burned = []
         self.rounds_dealt = 0
         self.cut_out = None  # "during" or "between" once the cut card has come out
-        self.last = False  # the next round is the shoe's last
+        self.last = p.get("shuffle_each_round", False)  # the next round is the shoe's last (each one, when shuffled before each)
         self.finished = False
+        self.ran_out = False
+        self._ahead = None  # (keyed, what `deal_at` gave) for the round at `position`, dealt one ahead
         self._keep = game.round_max_cards()
         self._deal_at = game.deal_at
         reveal = p["burn_reveal"]
@@ -728,15 +731,35 @@ class Shoe:
         if self.finished:
             raise InvalidTable("the shoe has ended; start a new shoe")
         start = self.position
-        if keyed:
-            r, key = self._deal_at(self.cards, start, "round")
+        ahead = self._ahead
+        self._ahead = None
+        if ahead is not None and ahead[0] == keyed:
+            dealt = ahead[1]
         else:
-            r, key = self._deal_at(self.cards, start), None
+            try:
+                dealt = self.deal_next(keyed)
+            except ShoeRanOut:  # a round not dealt ahead: the shoe's first, or one after `settle_counts`
+                self.finished = self.ran_out = True
+                if not self.rounds_dealt:
+                    raise InvalidTable("a round needs more cards than a fresh shoe holds") from None
+                raise InvalidTable("the shoe has ended: the next round is dealt from a fresh shoe") from None
+        r, key = dealt if keyed else (dealt, None)
         pos = self.position = start + r.cards_used
         self.rounds_dealt += 1
         if self.last or pos >= self.cut or len(self.cards) - pos < self._keep:
             self.after_round(start)  # the last-round rule, only where it can apply
+        if not self.finished:
+            try:
+                self._ahead = (keyed, self.deal_next(keyed))
+            except ShoeRanOut:  # the next round is dealt from a fresh shoe
+                self.finished = self.ran_out = True
         return r, key, start
+
+    def deal_next(self, keyed):
+        """What `deal_at` gives for the round at `position` (raises ShoeRanOut when the shoe cannot finish it)."""
+        if keyed:
+            return self._deal_at(self.cards, self.position, "round")
+        return self._deal_at(self.cards, self.position)
 
     def after_round(self, start):
         """The last-round rule: the cut card out during a round, or between rounds."""
@@ -761,9 +784,14 @@ class Shoe:
         deal_at = self._deal_at
         size = len(cards)
         n = 0
+        self._ahead = None  # a round dealt ahead by `next_keyed_round` is dealt again here
         while not self.finished and n != limit:
             start = self.position
-            used, key = deal_at(cards, start, True)
+            try:
+                used, key = deal_at(cards, start, True)
+            except ShoeRanOut:  # the rest of the shoe cannot finish this round: it is dealt from a fresh shoe
+                self.finished = self.ran_out = True
+                break
             pos = self.position = start + used
             n += 1
             got = counts.get(key)
@@ -1006,6 +1034,8 @@ class Table:
                 note["cut_card"] = shoe.cut_out
             if shoe.finished:
                 note["last"] = True
+                if shoe.ran_out:  # the rest of the shoe could not finish the next round
+                    note["ran_out"] = True
             tr.shoe_note = note
         return tr
 
@@ -1133,7 +1163,8 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
     def round_max_cards(self):
         """The fewest cards a shoe keeps for a round: the deal and one card per drawing hand.
 
-        A hand that draws while a condition holds is counted once: the cut card leaves room for its further cards.
+        A hand that draws while a condition holds is counted once: a round the rest of a shoe cannot finish is
+        dealt from a fresh shoe instead (see `Shoe`).
         """
         return len(self.DEAL_ORDER) + len(self.DRAWERS)
 
@@ -1249,9 +1280,10 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
             known = ", ".join(self.ROOMS) or "none"
             raise InvalidBet(f"unknown room {json_text(room)!r}; rooms: {known}")
         for name, stake in check_object(bets, "bets (bet name to stake)", InvalidBet, False).items():
-            if name not in limits:
+            limit = limits.get(name)
+            if limit is None:  # the room sets no limit on this bet (`no limit`)
                 continue
-            low, high = limits[name]
+            low, high = limit
             amount = parse_money(stake, f"the stake on {name}")
             if not low <= amount <= high:
                 raise InvalidBet(f"the stake {num_json(amount)} on {name} is outside the limit of room "

@@ -22,7 +22,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', 'c3b8397bcc748c13')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -57,7 +57,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'ez_baccarat'
 TITLE = 'EZ Baccarat'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '172d8f806803225c'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '695e03603b7991e6'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
@@ -79,10 +79,10 @@ OUTCOME_RULES = {
     'tie': 'outcome tie when total(player) = total(banker) [000 §3]',
 }
 ROOMS = {
-    'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250)},
-    'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500)},
-    'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000)},
-    'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000)},
+    'trial': {'banker': (4, 250), 'player': (4, 250), 'tie': (4, 250), 'dragon7': None, 'panda8': None},
+    'junior': {'banker': (40, 2500), 'player': (40, 2500), 'tie': (40, 1500), 'dragon7': None, 'panda8': None},
+    'middle': {'banker': (200, 10000), 'player': (200, 10000), 'tie': (200, 3000), 'dragon7': None, 'panda8': None},
+    'senior': {'banker': (500, 30000), 'player': (500, 30000), 'tie': (500, 5000), 'dragon7': None, 'panda8': None},
 }
 SHOE_PROCEDURE = {
     'cut_low': 14,

@@ -19,7 +19,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', 'c3b8397bcc748c13')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():

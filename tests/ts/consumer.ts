@@ -4,7 +4,7 @@ import baccarat, { GAME, TITLE, bet_banker, event_natural } from "../../generate
 import tenAndAHalf from "../../generated/engines-js/ten_and_a_half.js";
 import {
   EngineError, InvalidBet, InvalidCards, InvalidTable, NotEnoughCards, ShoeRanOut, MissingCell, Random, Q,
-  numberText, numJson, readJson, jsonText, type Exact,
+  numberText, numJson, readJson, jsonText, tooLongAnswer, MAX_LINE_BYTES, MAX_DECKS, type Exact,
 } from "../../generated/engines-js/croupier_runtime.js";
 
 const round = baccarat.play(["2S", "3H", "3C", "4D", "4S", "KH"]);
@@ -21,6 +21,8 @@ for (const tr of table.rounds({ alice: { player: 50n } })) {
   if (tr.void !== null) throw new Error(line);
 }
 const shoe = baccarat.dealShoe("1/2", { banker: 10n });
+const ranOut: boolean = new baccarat.Table("seed", null, MAX_DECKS).shoe.ranOut;
+const tooLong = tooLongAnswer(MAX_LINE_BYTES);
 const answer: string = baccarat.answer('{"cards": ["AS", "KH", "2C", "3D"]}');
 const hand = tenAndAHalf.evaluate(["JS", "10H"]);
 const settled = tenAndAHalf.settleTable({ hands: { a: ["JS"], b: ["5H"] }, stakes: { a: 10n, b: 10n } });
@@ -37,4 +39,4 @@ try {
   if (!(exc instanceof EngineError) || !known) throw exc;
 }
 export const used = [GAME, TITLE, returns, fromMap, won, natural, record, first, shoe, answer, settled, points, json,
-  half, numJson(won), rng.randint(1, 6)];
+  half, numJson(won), rng.randint(1, 6), ranOut, tooLong];

@@ -87,6 +87,10 @@ class JavaScriptEmitter:
     def number(self, value: Fraction | int) -> str:
         return js_number(value, self.constants)
 
+    def limit(self, limit: tuple[Fraction, Fraction] | None) -> str:
+        """A room's limit on a bet: [lowest, highest] stake, or null where the room sets none (`no limit`)."""
+        return "null" if limit is None else f"[{self.number(limit[0])}, {self.number(limit[1])}]"
+
     def emit(self) -> str:
         g = self.game
         if g.is_dealt_round:
@@ -172,15 +176,15 @@ class JavaScriptEmitter:
         w.line("]);")
         w.line("const ROOMS = new Map([")
         for r in g.rooms.values():
-            limits = ", ".join(f"[{js_literal(b)}, [{self.number(lo)}, {self.number(hi)}]]"
-                               for b, (lo, hi) in r.limits.items())
+            limits = ", ".join(f"[{js_literal(b)}, {self.limit(limit)}]" for b, limit in r.limits.items())
             w.line(f"  [{js_literal(r.name)}, new Map([{limits}])],")
         w.line("]);")
         p = g.procedure
         cut = (f"cutLow: {p.cut_low}, cutHigh: {p.cut_high}" if p.cut_low is not None else "cutLow: null, cutHigh: null")
         burn = js_map(dict(p.burn_values), lambda v: str(int(v)))
+        each = ", shuffleEachRound: true" if p.shuffle_each_round else ""  # engines without it stay as they were
         w.line(f"const SHOE_PROCEDURE = {{ {cut}, burnReveal: {p.burn_reveal or 0}, burnValues: {burn}, "
-               f"lastRound: {js_literal(p.last_round)} }};")
+               f"lastRound: {js_literal(p.last_round)}{each} }};")
         s = g.squeeze
         if s is not None:
             w.comment(rule_text(f"squeeze {' '.join(s.bets)} by larger stake ties to {s.ties_to} "

@@ -343,6 +343,7 @@ function scanValue(s, i, depth) {  // [value, index after it]; StopScan where no
 
 function scanObject(s, i, depth) {
   const out = new Map();
+  let twice;  // the first key given twice: an error once the object is read (Python's `unique_object`)
   i = skip(s, i);
   if (s[i] === "}") return [out, i + 1];
   for (;;) {
@@ -359,9 +360,13 @@ function scanObject(s, i, depth) {
       if (e instanceof StopScan) throw new JsonError("Expecting value", s, e.pos);
       throw e;
     }
+    if (twice === undefined && out.has(key)) twice = key;
     out.set(key, value);
     i = skip(s, i);
-    if (s[i] === "}") return [out, i + 1];
+    if (s[i] === "}") {
+      if (twice !== undefined) throw new EngineError(`the key ${pyReprText(shownText(twice))} is given twice in one object`);
+      return [out, i + 1];
+    }
     if (s[i] !== ",") throw new JsonError("Expecting ',' delimiter", s, i);
     i = skip(s, i + 1);
   }
@@ -546,6 +551,8 @@ export function parseMoney(value, what) {
 
 // ---- the JSON Lines loop ----------------------------------------------------------------------------------------
 
+export const MAX_LINE_BYTES = 1000000;  // a request line's bytes (`croupier play --jsonl --max-line-bytes` raises it)
+
 /** The answer for an exception no input check foresaw: named, short, for this line only. */
 export function internalError(exc) {
   return new Map([["error", `internal error: ${exc && exc.name}: ${shownText(String(exc && exc.message))}`]]);
@@ -576,31 +583,55 @@ export class JsonLinesGame {
   adjudicate(_request) { throw new Error("each kind of game says how it answers"); }
   /** The JSON answer to one request line; bad input gives {"error": …}, never an exception. */
   answer(line) { return answerLine((r) => this.adjudicate(r), line); }
-  /** Answer every line of standard input (Node), in order, in constant memory. */
-  async runJsonl(input, write) {
+  /** Answer every line of standard input (Node), in order, in constant memory; a line longer than
+   * `maxLineBytes` (a carriage return before its newline not counted) is answered with an error and never held
+   * whole (Python's `bounded_lines`). */
+  async runJsonl(input, write, maxLineBytes = MAX_LINE_BYTES) {
     const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
     const adjudicate = (r) => this.adjudicate(r);
+    const tooLong = jsonText(tooLongAnswer(maxLineBytes), true);
     let pending = [];
+    let held = 0;  // the bytes in `pending`
+    let skipping = false;  // the line is longer than the bound: its bytes are dropped as they come
     let out = "";
+    const answer = () => {
+      if (skipping) return tooLong;
+      let bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+      if (bytes.length && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
+      return bytes.length > maxLineBytes ? tooLong : answerLine(adjudicate, decoder.decode(bytes));
+    };
+    const hold = (bytes) => {
+      if (skipping || !bytes.length) return;
+      held += bytes.length;
+      if (held > maxLineBytes + 1) { pending = []; held = 0; skipping = true; }  // too long even without a CR
+      else pending.push(bytes);
+    };
     for await (const chunk of input) {
       let start = 0;
       for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, start)) {
-        pending.push(chunk.subarray(start, i));
-        const bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+        hold(chunk.subarray(start, i));
+        out += answer() + "\n";
         pending = [];
-        out += answerLine(adjudicate, decoder.decode(bytes)) + "\n";
+        held = 0;
+        skipping = false;
         start = i + 1;
         if (out.length > 65536) { await write(out); out = ""; }
       }
-      if (start < chunk.length) pending.push(chunk.subarray(start));
+      if (start < chunk.length) hold(chunk.subarray(start));
       if (out) { await write(out); out = ""; }
     }
-    if (pending.length) {
-      out += answerLine(adjudicate, decoder.decode(Buffer.concat(pending))) + "\n";
-    }
+    if (pending.length || skipping) out += answer() + "\n";
     if (out) await write(out);
   }
 }
+
+/** The answer to a request line longer than the bound (Python's `too_long`). */
+export function tooLongAnswer(maxLineBytes) {
+  return new Map([["error", `the request line is longer than ${groupDigits(maxLineBytes)} bytes (the bound of a line; `
+    + "`croupier play --jsonl --max-line-bytes N` raises it)"]]);
+}
+
+const groupDigits = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** Run a game as a script: answer `play --jsonl` requests from standard input on standard output (Node). */
 export async function main(game) {
@@ -1136,7 +1167,7 @@ export class DealtRound extends HandReads {
 
   /** What each bet returns, stake included (0 when lost), for an adjudicated round: a Map of exact numbers. */
   settle(r, bets) {
-    bets = checkObject(bets, '"bets" (bet name to stake)', InvalidBet);
+    bets = checkObject(bets, "bets (bet name to stake)", InvalidBet, false);
     const out = new Map();
     for (const [name, stake] of bets) {
       const pay = typeof name === "string" ? this.BETS.get(name) : undefined;
@@ -1188,9 +1219,10 @@ export class DealtRound extends HandReads {
     if (limits === undefined) {
       throw new InvalidBet(`unknown room ${pyReprText(shownText(room))}; rooms: ${[...this.ROOMS.keys()].join(", ") || "none"}`);
     }
-    for (const [name, stake] of bets) {
-      if (!limits.has(name)) continue;
-      const [low, high] = limits.get(name);
+    for (const [name, stake] of checkObject(bets, "bets (bet name to stake)", InvalidBet, false)) {
+      const limit = limits.get(name);
+      if (limit === undefined || limit === null) continue;  // the room sets no limit on this bet (`no limit`)
+      const [low, high] = limit;
       const amount = parseMoney(stake, `the stake on ${name}`);
       if (!(le(low, amount) && le(amount, high))) {
         throw new InvalidBet(`the stake ${numberText(amount)} on ${name} is outside the limit of room ${room}: `
@@ -1336,8 +1368,10 @@ export class Shoe {
     this.burned = [];
     this.roundsDealt = 0;
     this.cutOut = null;
-    this.last = false;
+    this.last = !!p.shuffleEachRound;  // the next round is the shoe's last (each one, when shuffled before each)
     this.finished = false;
+    this.ranOut = false;  // the shoe ended because the rest of it could not finish the next round
+    this.ahead = null;  // the round at `position`, dealt one ahead
     this.keep = game.roundMaxCards();
     if (p.burnReveal) {
       let c = p.burnReveal;
@@ -1347,14 +1381,35 @@ export class Shoe {
     }
   }
 
-  /** Deal the next round and apply the last-round rule; return [round, first card index]. */
+  /** Deal the next round and apply the last-round rule; return [round, first card index]. A round the rest of
+   * the shoe cannot finish is not dealt from it: each round is dealt one ahead, and the shoe ends before such a
+   * round (`ranOut`), which is dealt from a fresh shoe. */
   nextRound() {
     if (this.finished) throw new InvalidTable("the shoe has ended; start a new shoe");
     const start = this.position;
-    const r = this.game.dealAt(this.cards, start);
+    let r = this.ahead;
+    this.ahead = null;
+    if (r === null) {
+      try {
+        r = this.game.dealAt(this.cards, start);
+      } catch (e) {  // the shoe's first round
+        if (!(e instanceof ShoeRanOut)) throw e;
+        this.finished = this.ranOut = true;
+        if (!this.roundsDealt) throw new InvalidTable("a round needs more cards than a fresh shoe holds");
+        throw new InvalidTable("the shoe has ended: the next round is dealt from a fresh shoe");
+      }
+    }
     const pos = this.position = start + r.cards_used;
     this.roundsDealt += 1;
     if (this.last || pos >= this.cut || this.cards.length - pos < this.keep) this.afterRound(start);
+    if (!this.finished) {
+      try {
+        this.ahead = this.game.dealAt(this.cards, pos);
+      } catch (e) {  // the next round is dealt from a fresh shoe
+        if (!(e instanceof ShoeRanOut)) throw e;
+        this.finished = this.ranOut = true;
+      }
+    }
     return [r, start];
   }
 
@@ -1369,9 +1424,26 @@ export class Shoe {
   }
 }
 
+export const MAX_DECKS = 64;  // decks a table's shoe may hold (`Table(decks=…)`)
+export const MAX_SEED_CHARS = 1000;  // a text seed's length (a whole number seed is any)
+
 /** A table dealing one shoe: `deal(bets)` plays the next round; `rounds(bets)` plays them all. */
 export class Table {
   constructor(game, seed = null, room = null, decks = null) {
+    if (decks !== null && decks !== undefined) {
+      const whole = typeof decks === "bigint" || Number.isSafeInteger(decks);
+      if (!whole || decks < 1 || decks > MAX_DECKS) {
+        throw new InvalidTable(`decks must be a whole number from 1 to ${MAX_DECKS}, not ${shownText(whole ? BigInt(decks) : decks)}`);
+      }
+      decks = Number(decks);
+    }
+    if (seed !== null && seed !== undefined && typeof seed !== "bigint" && typeof seed !== "string"
+        && !Number.isSafeInteger(seed)) {
+      throw new InvalidTable(`a seed is a whole number or a text, not ${kindOf(seed)}`);
+    }
+    if (typeof seed === "string" && cpLen(seed) > MAX_SEED_CHARS) {
+      throw new InvalidTable(`a seed is at most ${MAX_SEED_CHARS} characters long`);
+    }
     if (room !== null && !game.ROOMS.has(checkName(room, "the room", InvalidBet))) {
       throw new InvalidBet(`unknown room ${pyReprText(shownText(room))}; rooms: ${[...game.ROOMS.keys()].join(", ") || "none"}`);
     }
@@ -1396,7 +1468,10 @@ export class Table {
     if (shoe.cutOut !== cutBefore || shoe.finished) {
       const note = new Map();
       if (shoe.cutOut !== cutBefore) note.set("cut_card", shoe.cutOut);
-      if (shoe.finished) note.set("last", true);
+      if (shoe.finished) {
+        note.set("last", true);
+        if (shoe.ranOut) note.set("ran_out", true);  // the rest of the shoe could not finish the next round
+      }
       tr.shoeNote = note;
     }
     return tr;
