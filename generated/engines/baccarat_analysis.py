@@ -15,7 +15,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'ae4fc41c5f770445')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():

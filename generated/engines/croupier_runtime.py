@@ -7,7 +7,7 @@ refusing another VERSION or DIGEST (a digest of the text below the two lines tha
 """
 
 VERSION = "0.1.0"  # the croupier this runtime comes with
-DIGEST = "9efd7963c35d5bb7"  # the SHA-256 of the text below, its first 16 hex digits
+DIGEST = "ae4fc41c5f770445"  # the SHA-256 of the text below, its first 16 hex digits
 
 import itertools
 import json
@@ -44,6 +44,12 @@ def number_text(value: Fraction | int) -> str:
     sign = "-" if v < 0 else ""
     s = str(abs(v.numerator)).rjust(digits + 1, "0")
     return f"{sign}{s[:-digits]}.{s[-digits:]}"
+
+
+def amount_json(x: Fraction | int) -> str:
+    """An amount of money for JSON, always a string holding its exact text ("200", "29.25", else "n/d"): one
+    type for every stake, return, transfer and net of every answer, whole or not."""
+    return number_text(x)
 
 
 def num_json(x: Fraction | int) -> int | str:
@@ -618,6 +624,7 @@ class JsonLinesGame:
     check_object = staticmethod(check_object)
     parse_money = staticmethod(parse_money)
     num_json = staticmethod(num_json)
+    amount_json = staticmethod(amount_json)
     read_json = staticmethod(read_json)
     internal_error = staticmethod(internal_error)
     encode_answer = staticmethod(encode_answer)
@@ -969,13 +976,13 @@ class TableRound:
         out = {"round": self.number, "cards": list(self.cards)}
         if self.room is not None:
             out["room"] = self.room
-        out["bets"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.bets.items()}
+        out["bets"] = {b: {k: amount_json(v) for k, v in s.items()} for b, s in self.bets.items()}
         out.update(self.game.record(self.round))
         if self.void is not None:
             out["void"] = self.void
             out["outcome"] = None
-        out["returns"] = {b: {k: num_json(v) for k, v in s.items()} for b, s in self.returns.items()}
-        out["valid"] = {b: num_json(v) for b, v in self.valid.items()}
+        out["returns"] = {b: {k: amount_json(v) for k, v in s.items()} for b, s in self.returns.items()}
+        out["valid"] = {b: amount_json(v) for b, v in self.valid.items()}
         out["squeeze"] = [{"phase": p, "hand": h, "cards": list(c), "bettors": list(who)}
                           for p, h, c, who in self.squeeze]
         if self.shoe_note:
@@ -1082,7 +1089,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
     # the engine's public calls besides its rule functions, in the order its `__all__` lists them
     API = ("EngineError", "InvalidCards", "InvalidBet", "InvalidTable", "MissingCell", "NotEnoughCards",
            "ShoeRanOut", "shoe_cards", "parse_card", "parse_cards", "check_copies", "kind_of", "json_text",
-           "check_name", "check_object", "parse_money", "num_json", "Round", "play", "settle", "record",
+           "check_name", "check_object", "parse_money", "num_json", "amount_json", "Round", "play", "settle", "record",
            "read_request", "adjudicate", "check_limits", "drawing_steps", "total", "best_total", "is_soft",
            "third", "first_card", "last_card", "card_at", "card_value", "card_rank", "card_suit", "same_rank",
            "same_suit", "count_class", "count_suit", "count_rank", "grid_table", "draw_decision", "round_max_cards", "Shoe",
@@ -1269,7 +1276,7 @@ class DealtRound(JsonLinesGame, TableRules, HandReads):
             self.check_limits(room, bets)
         r = self.play(cards)
         out = self.record(r)
-        out["returns"] = {name: num_json(v) for name, v in self.settle(r, bets).items()}
+        out["returns"] = {name: amount_json(v) for name, v in self.settle(r, bets).items()}
         return out
 
     def check_limits(self, room, bets):
@@ -1538,7 +1545,7 @@ class SeatTable:
         if amount > 0:
             self.paid[loser] += amount
             self.received[winner] += amount
-            transfers.append({"from": loser, "to": winner, "amount": num_json(amount)})
+            transfers.append({"from": loser, "to": winner, "amount": amount_json(amount)})
 
 
 def seat_amounts(request, key, seats, banker, needed_from):
@@ -1565,7 +1572,8 @@ class SeatGame(JsonLinesGame, SeatHands, CardGame):
     # the engine's public calls besides its rule functions, in the order its `__all__` lists them
     API = ("EngineError", "InvalidCards", "InvalidBet", "InvalidTable", "shoe_cards", "parse_card", "parse_cards",
            "check_copies", "kind_of", "json_text", "check_name", "check_object", "parse_money", "num_json",
-           "HandFacts", "HandValue", "substitution_json", "classify", "top_card", "strength", "evaluate", "is_wild",
+           "amount_json", "HandFacts", "HandValue", "substitution_json", "classify", "top_card", "strength",
+           "evaluate", "is_wild",
            "wild_substitutions", "Table", "read_table", "settle_table", "adjudicate", "settle_seats", "read_json",
            "internal_error", "encode_answer", "answer", "run_jsonl")
     Table = SeatTable
@@ -1629,10 +1637,10 @@ class SeatGame(JsonLinesGame, SeatHands, CardGame):
         transfers = []
         out = {"hands": {s: t.values[s].as_json() for s in t.seats}}
         for name, _formula in self.FORMULAS:
-            out[name] = num_json(getattr(t, "formula_" + name))
+            out[name] = amount_json(getattr(t, "formula_" + name))
         self.settle_seats(t, out, transfers)
         out["transfers"] = transfers
-        out["net"] = {s: num_json(t.received[s] - t.paid[s]) for s in t.seats}
+        out["net"] = {s: amount_json(t.received[s] - t.paid[s]) for s in t.seats}
         return out
 
     def settle_seats(self, t, out, transfers):

@@ -19,7 +19,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'ae4fc41c5f770445')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -49,7 +49,7 @@ __all__ = [*SeatGame.API,
 
 GAME = 'sette_e_mezzo'
 TITLE = 'Seven and a half (sette e mezzo)'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'a276738f3b1ed4a2'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '631feafad727ecc9'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of italian40 [W Mazzo]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', 'J', 'Q', 'K')

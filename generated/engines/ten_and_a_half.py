@@ -19,7 +19,7 @@ import os
 import sys
 from fractions import Fraction
 
-RUNTIME = ('0.1.0', '9efd7963c35d5bb7')  # the croupier_runtime this module was generated with: VERSION, DIGEST
+RUNTIME = ('0.1.0', 'ae4fc41c5f770445')  # the croupier_runtime this module was generated with: VERSION, DIGEST
 
 
 def _import_runtime():
@@ -50,7 +50,7 @@ __all__ = [*SeatGame.API,
 
 GAME = 'ten_and_a_half'
 TITLE = 'Ten and a half'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'e1ebed87074fbb9f'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '05c3242ba9e545bb'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of standard52 [004]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
