@@ -178,6 +178,8 @@ export function numberText(value) {
 }
 /** An exact number for JSON: a BigInt when whole, else its text (`numberText`). */
 export function numJson(x) { return typeof x === "bigint" ? x : numberText(x); }
+/** An amount of money for JSON: always its exact text ("200", "29.25", else "n/d"), as the Python engine. */
+export function amountJson(x) { return numberText(x); }
 
 // ---- Python's texts: repr, str, printable ---------------------------------------------------------------------
 
@@ -1208,7 +1210,7 @@ export class DealtRound extends HandReads {
     const r = this.play(cards);
     const out = this.record(r);
     const returns = new Map();
-    for (const [name, v] of this.settle(r, bets)) returns.set(name, numJson(v));
+    for (const [name, v] of this.settle(r, bets)) returns.set(name, amountJson(v));
     out.set("returns", returns);
     return out;
   }
@@ -1338,7 +1340,7 @@ export class TableRound {
 
   /** The round as a JSON record (the log line of `play --jsonl --log` and `simulate --log`). */
   record() {
-    const money = (m) => new Map([...m].map(([k, v]) => [k, numJson(v)]));
+    const money = (m) => new Map([...m].map(([k, v]) => [k, amountJson(v)]));
     const out = new Map([["round", this.number === null ? null : BigInt(this.number)], ["cards", [...this.cards]]]);
     if (this.room !== null) out.set("room", this.room);
     out.set("bets", new Map([...this.bets].map(([b, s]) => [b, money(s)])));
@@ -1554,7 +1556,7 @@ export class SeatTable {
     if (gt(amount, 0n)) {
       this.paid.set(loser, add(this.paid.get(loser), amount));
       this.received.set(winner, add(this.received.get(winner), amount));
-      transfers.push(new Map([["from", loser], ["to", winner], ["amount", numJson(amount)]]));
+      transfers.push(new Map([["from", loser], ["to", winner], ["amount", amountJson(amount)]]));
     }
   }
 }
@@ -1736,10 +1738,10 @@ export class SeatGame extends CardGame {
     const t = this.readTable(request);
     const transfers = [];
     const out = new Map([["hands", new Map(t.seats.map((s) => [s, t.values.get(s).asJson()]))]]);
-    for (const [name] of this.FORMULAS) out.set(name, numJson(t["formula_" + name]));
+    for (const [name] of this.FORMULAS) out.set(name, amountJson(t["formula_" + name]));
     this.settleSeats(t, out, transfers);
     out.set("transfers", transfers);
-    out.set("net", new Map(t.seats.map((s) => [s, numJson(sub(t.received.get(s), t.paid.get(s)))])));
+    out.set("net", new Map(t.seats.map((s) => [s, amountJson(sub(t.received.get(s), t.paid.get(s)))])));
     return out;
   }
 
