@@ -106,7 +106,8 @@ def repo_copy(tmp_path_factory) -> Path:
     assert not (root / "compiler").exists() and not (root / "croupier").exists()
     proc = croupier(root, "build")
     assert proc.returncode == 0, proc.stderr
-    assert f"in {root / 'generated'}" in proc.stdout, "the copy is its own project: it builds into its generated/"
+    assert proc.stdout.rstrip().endswith(" in generated"), "the copy is its own project: it builds into its generated/"
+    assert (root / "generated" / ".croupier-manifest.json").is_file()
     return root
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from croupier.diagnostics import Diagnostic
-from croupier.editor.diagnose import UNDECLARED
+from croupier.editor.diagnose import UNDECLARED, UNDECLARED_CODE
 
 DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`", re.IGNORECASE)
 
@@ -49,7 +49,7 @@ def source_line_at(text: str) -> int:
 
 def fix_data(d: Diagnostic) -> dict | None:
     """What the server keeps with an LSP diagnostic for its code action, or None when it has no single fix."""
-    if d.code == UNDECLARED:
+    if d.code in (UNDECLARED, UNDECLARED_CODE):  # a citation of a source no `source` line declares
         ident = d.message.split("`")[1]
         return {"title": f'Declare source "{ident}"', "insert": f'source "{ident}" "Its title"\n'}
     text = replacement(d)

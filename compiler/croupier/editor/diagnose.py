@@ -22,7 +22,8 @@ from croupier.editor.index import CITE, masked_strings
 from croupier.project import Project, project_of
 from croupier.semantics.model import Game
 
-UNDECLARED = "undeclared-source"
+UNDECLARED = "undeclared-source"  # the editor's own, for a text the compiler cannot resolve far enough
+UNDECLARED_CODE = "E0170"  # the compiler's: a citation of an undeclared source
 
 
 @dataclass

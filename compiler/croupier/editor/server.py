@@ -110,7 +110,8 @@ class CroupierServer(LanguageServer):
         else:
             index = spec_index(Path(path), text, self.open_text)
             declared = set(index.sources())
-        extra = diagnose.undeclared_citations(text, resolved.shown, declared)
+        reported = any(d.code == diagnose.UNDECLARED_CODE for d in resolved.diagnostics)
+        extra = [] if reported else diagnose.undeclared_citations(text, resolved.shown, declared)
         self.publish(uri, version, resolved.diagnostics + extra, resolved)
         if index is None:
             index = spec_index(Path(path), text, self.open_text)
