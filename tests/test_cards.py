@@ -812,3 +812,25 @@ def test_a_labelled_condition_is_said_held_or_not_in_every_language(tmp_path):
     said = {lang: results[0].artefacts[f"cards/dragon_tiger.{lang}.md"] for lang in LANGS}
     assert "“Low hand” does not hold" in said["en"]
     assert "“小牌”不成立" in said["zh-Hans"] and "「小牌」不成立" in said["zh-Hant"]
+
+
+def test_worked_example_prints_the_engines_answer_and_check_names_the_disagreement(tmp_path) -> None:
+    """A case expecting a tie bet to return 100 where the engine pays 90: the card prints 90 (never the
+    case's 100), every hand's cards even where the case leaves them out, and the build fails with the case,
+    the field and both values."""
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "dragon_tiger.toml").write_text(
+        '[[case]]\nid = "T-1"\nsource = "x"\ntitle = "t"\nexample = true\n'
+        'input = { cards = ["7S","7H"], bets = { tie = 10 } }\nexpect = { returns = { tie = 100 } }\n',
+        encoding="utf-8")
+    from croupier.driver.compile import Level, compile_spec
+
+    out = compile_spec(ROOT / "spec" / "dragon_tiger.rules", Level.ALL, cases_dir=cases, langs=("en",))
+    errors = [d for d in out.diagnostics if d.code == "E0910"]
+    assert len(errors) == 1 and errors[0].span.line == 2
+    assert "'T-1'" in errors[0].message and "returns.tie" in errors[0].message
+    assert "expects 100" in errors[0].message and "answers 90" in errors[0].message
+    card = out.artefacts["cards/dragon_tiger.en.md"]
+    assert "Tie 90" in card and "Tie 100" not in card and "?" not in card.split("T-1")[1]
+    assert "7♠ stands — total 7" in card and "7♥ stands — total 7" in card

@@ -372,12 +372,14 @@ class _Work:
         from croupier.backends.cards.render import render_cards
         from croupier.backends.conformance.emitter import emit_conformance
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-        from croupier.semantics.cases import cases_for
+        from croupier.semantics.cases import cases_for, engine_check
 
         kept = self._kept(cases_dir, langs)
         if kept is None:
             game = self.game
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
+            for case in cases:  # `check` fails where the engine disagrees with a reference case
+                case_diags = [*case_diags, *engine_check(case, self.engine.answer)[1]]
             files = {f"engines/{game.name}.py": self.engine_source}
             companion = companion_name(game)
             if companion is not None:

@@ -260,7 +260,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     language ({"view": figures, "chart": SVG text}), or None for a card without one."""
     g = game
     s = Sentences(g, lang, engine)
-    shown = worked_examples(g, lang, [c for c in examples])
+    shown = worked_examples(g, lang, examples, engine)
     cards = {c.id: c.input["cards"] for c in examples if isinstance(c.input.get("cards"), list)}
     view: dict = {
         "lang": lang,
