@@ -834,3 +834,39 @@ def test_worked_example_prints_the_engines_answer_and_check_names_the_disagreeme
     card = out.artefacts["cards/dragon_tiger.en.md"]
     assert "Tie 90" in card and "Tie 100" not in card and "?" not in card.split("T-1")[1]
     assert "7♠ stands — total 7" in card and "7♥ stands — total 7" in card
+
+
+SOFT_SPEC = """game mini "Mini 21"
+shoe 1 deck of standard52
+value A = 1, 2..10 = pip, J Q K = 10
+total sum, A counts 1 or 11, best not over 21
+hand player "Player"
+hand dealer "Dealer"
+deal player, dealer
+draw dealer while total(dealer) < 17
+outcome player "Player wins" when total(player) > total(dealer)
+outcome dealer "Dealer wins" when total(dealer) >= total(player)
+bet player "Player"
+    wins when outcome is player, pays 1 to 1
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_construct_has_its_sentence(tmp_path, lang) -> None:
+    """A soft total, a `draw … while` rule, a single wild card and a deck's own suits each have words on the
+    card, in every language (never "A = 1" alone, a round without the draw, "Wild cards ()" or ♣ for cups)."""
+    from croupier.driver.compile import compile_spec
+
+    path = tmp_path / "mini.rules"
+    path.write_text(SOFT_SPEC, encoding="utf-8")
+    out = compile_spec(path)
+    view = card_view(out.game, lang, [], out.engine)
+    assert "11" in view["soft"] and "21" in view["soft"]
+    assert any("17" in r["text"] for r in view["round"]), view["round"]
+    results, engines = build_cards()
+    sette = next(r.game for r in results if r.game.name == "sette_e_mezzo")
+    view = card_view(sette, lang, [], engines["sette_e_mezzo"])
+    coins = sette.suit_labels["D"].get(lang, "").split(" (")[0]
+    assert "()" not in view["wild"] and "（）" not in view["wild"] and coins in view["wild"]
+    chips = card_examples.card_chip(sette, "6B", lang)
+    assert chips["suit"] not in ("♣", "B") and sette.suit_labels["B"].get(lang, "").startswith(chips["suit"].strip())

@@ -21,7 +21,7 @@ from types import ModuleType
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands
+from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands, suit_short_name
 from croupier.backends.cards.glossary import glossary
 from croupier.backends.cards.sentences import Sentences, money
 from croupier.backends.cards.situations import lookup
@@ -147,6 +147,8 @@ def round_rules(s: Sentences, g: Game) -> list[dict]:
         out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when)))
     for t in g.draws:
         out.append(rule(s.draw_rule(t), t.cite, t.describe(), t.span))
+    for rep in g.repeats.values():
+        out.append(rule(s.draw_while(rep), rep.cite, rep.describe(), rep.span))
     for o in g.outcomes.values():
         out.append(rule(s.outcome(o), o.cite, f"outcome {o.name} when {expr_text(o.when)}", o.span))
     return out
@@ -277,7 +279,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
                          "spec": spec_ref("assume " + a.name, a.span)} for a in g.assumptions.values()],
         "shoe": s.shoe(), "shoe_cite": (g.shoe.cite or "") if g.shoe else "",
         "values": value_groups(g, s), "value_cite": g.value_cite or "", "modulus": g.modulus or 0,
-        "wild": s.wild(), "wild_cite": (g.wild.cite or "") if g.wild else "",
+        "wild": s.wild(), "wild_cite": (g.wild.cite or "") if g.wild else "", "soft": s.soft(),
         "deal": [s.hand(h) for h in g.deal_order],
         "deal_hands": [s.hand(h) for h in g.hands],
         "round": round_rules(s, g),
@@ -288,7 +290,8 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "types": [], "seats": s.seats(),
         "hand_size": list(g.hand_size) if g.hand_size else None,
         "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
-        "suit_order": [SUIT_SYMBOLS.get(x, x) for x in g.suit_order],
+        "suit_order": [suit_short_name(g, x, lang) if x in g.suit_labels else SUIT_SYMBOLS.get(x, x)
+                       for x in g.suit_order],
         "settlement": None,
         "table": table_view(s, g),
         "examples": shown,

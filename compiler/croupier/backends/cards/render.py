@@ -106,7 +106,7 @@ def html_chips(ctx, cards) -> Markup:
     """A hand of cards: one chip a card, red, joker and unused (left over by the round) marked."""
     chips = [Markup('<span class="pc%s%s%s" data-card="%s">%s%s</span>') % (
         " red" if c["red"] else "", " joker" if c["joker"] else "", " unused" if c.get("unused") else "",
-        c["code"], mark_scripts(ctx, c["rank"]), c["suit"]) for c in cards]
+        c["code"], mark_scripts(ctx, c["rank"]), mark_scripts(ctx, c["suit"])) for c in cards]
     return Markup('<span class="hand">%s</span>') % Markup("").join(chips)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from types import ModuleType
 
+from croupier.backends.cards.examples import SUIT_SYMBOLS
 from croupier.backends.cards.words import N_, ODDS, Phrases, Words, let_name
 from croupier.semantics.expr import EventRef
 from croupier.semantics.model import DrawTable, Game, Payout
@@ -101,10 +102,38 @@ class Sentences:
         if w is None:
             return ""
         names = [self.game.joker_labels[j].get(self.lang, j) if j in self.game.joker_labels else j for j in w.ranks]
+        names += [self.card_name(c) for c in w.cards]
         keys = {"type": N_("the best hand type"), "total": N_("the highest total")}
         best = self.p.clauses([self.say(keys[k]) for k in w.best_by], N_("%(first)s, then %(last)s"))
+        if len(names) == 1:
+            return self.say(N_("The wild card (%(w)s) stands for any one of %(s)s, whichever gives %(b)s."),
+                            w=names[0], s=" ".join(w.stands_for), b=best)
         return self.say(N_("Wild cards (%(w)s) stand for any one of %(s)s, whichever gives %(b)s."),
                         w=self.p.nouns(names), s=" ".join(w.stands_for), b=best)
+
+    def card_name(self, code: str) -> str:
+        """One card by its rank and its suit's name where the spec names its suits (`K of Coins (denari)`),
+        else by its rank and the French suit symbol (`K♦`)."""
+        g = self.game
+        rank, suit = code[:-1], code[-1:]
+        if suit in g.suit_labels:
+            return self.say(N_("%(rank)s of %(suit)s"), rank=rank, suit=g.suit_labels[suit].get(self.lang, suit))
+        return rank + SUIT_SYMBOLS.get(suit, suit)
+
+    def soft(self) -> str:
+        """A card that counts one of two values: `A counts 1 or 11`, the best total not over the limit."""
+        soft = self.game.soft
+        if soft is None:
+            return ""
+        return self.say(N_("%(ranks)s counts %(low)s or %(high)s: a hand takes the highest total not over "
+                           "%(limit)s, and the lowest when every choice is over it."),
+                        ranks=self.p.nouns(list(soft.ranks)), low=number_text(soft.low), high=number_text(soft.high),
+                        limit=number_text(soft.limit))
+
+    def draw_while(self, rep) -> str:
+        """`draw HAND while …`: the hand draws one card after another while the condition holds."""
+        return self.say(N_("The %(hand)s draws one card after another while %(cond)s, then stands."),
+                        hand=self.hand(rep.hand), cond=self.cond(rep.when))
 
     def ranks(self, ranks: list[str]) -> str:
         """Ranks as the card shows them: a run of three or more in the shoe's order as a range ("2–10")."""

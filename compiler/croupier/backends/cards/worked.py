@@ -161,7 +161,8 @@ class Teller:
             lines.append([text(say(N_("Result: %(x)s."), x=self.hand_result(x)))])
             subs = x.get("substitution") or {}
             if subs:
-                said = [say(N_("%(card)s stands for %(rank)s"), card=card_chip(self.game, k, self.lang)["rank"], rank=v)
+                said = [say(N_("%(card)s stands for %(rank)s"), card=chip_text(card_chip(self.game, k, self.lang)),
+                            rank=v)
                         for k, v in subs.items()]
                 lines.append([text(say(N_("Wild cards: %(x)s."), x=self.p.nouns(said)))])
             return lines
@@ -198,6 +199,11 @@ class Teller:
             net = [say(N_("%(who)s: %(amount)s"), who=names.get(k, k), amount=signed(v)) for k, v in x["net"].items()]
             lines.append([text(say(N_("Net: %(x)s."), x=self.p.nouns(net, "list")))])
         return lines
+
+
+def chip_text(chip: dict) -> str:
+    """A card chip as plain text: its rank and suit (`K♦`, `K Coins`), or a joker's label."""
+    return chip["rank"] + chip["suit"]
 
 
 def signed(value) -> str:
