@@ -870,3 +870,30 @@ def test_every_construct_has_its_sentence(tmp_path, lang) -> None:
     assert "()" not in view["wild"] and "（）" not in view["wild"] and coins in view["wild"]
     chips = card_examples.card_chip(sette, "6B", lang)
     assert chips["suit"] not in ("♣", "B") and sette.suit_labels["B"].get(lang, "").startswith(chips["suit"].strip())
+
+
+@pytest.mark.parametrize("name", ["ten_and_a_half", "ten_and_a_half_banker", "sette_e_mezzo"])
+def test_a_seat_game_card_writes_its_round(name) -> None:
+    """A seat game's "A round" says, in every language, how many cards are dealt, how a card is taken, the
+    order of play and when hands are compared, from the spec's `turn` statement (rule T3)."""
+    results, engines = build_cards()
+    game = next(r.game for r in results if r.game.name == name)
+    assert game.turn is not None and game.turn.deal is not None
+    for lang in LANGS:
+        rules = [r["text"] for r in card_view(game, lang, [], engines[name])["round"]]
+        assert len(rules) >= 4 and str(game.turn.deal) in rules[0], rules
+        assert rules[0] != rules[-1]
+    english = [r["text"] for r in card_view(game, "en", [], engines[name])["round"]]
+    assert not any("has not stated" in r for r in english if "timer" not in r), english
+
+
+def test_a_seat_game_without_turn_says_it_is_unstated(tmp_path) -> None:
+    """Without `turn` the card says the house has not stated how a round is played, and the build warns."""
+    from croupier.driver.compile import Level, compile_spec
+
+    text = (ROOT / "tests" / "errors" / "E0161_face_up_beyond_dealt.rules").read_text(encoding="utf-8")
+    path = tmp_path / "s.rules"
+    path.write_text(text.replace("turn deal 2 cards, 3 face up, hit reveals, seat-order\n", ""), encoding="utf-8")
+    out = compile_spec(path, Level.ALL, langs=("en",))
+    assert [d.code for d in out.diagnostics if d.code.startswith("W08")] == ["W0801"]
+    assert "The house has not stated how the cards are dealt" in out.artefacts["cards/s.en.md"]

@@ -370,6 +370,7 @@ class _Work:
         """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
         language, the conformance tests (a spec with no cases folder has no tests)."""
         from croupier.backends.cards.render import render_cards
+        from croupier.backends.cards.unstated import unstated
         from croupier.backends.conformance.emitter import emit_conformance
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
         from croupier.semantics.cases import cases_for, engine_check
@@ -380,6 +381,7 @@ class _Work:
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
             for case in cases:  # `check` fails where the engine disagrees with a reference case
                 case_diags = [*case_diags, *engine_check(case, self.engine.answer)[1]]
+            case_diags = [*case_diags, *unstated(game)]  # rules the card says the house has not stated
             files = {f"engines/{game.name}.py": self.engine_source}
             companion = companion_name(game)
             if companion is not None:

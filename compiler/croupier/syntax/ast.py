@@ -386,6 +386,15 @@ class PolicyStmt(Stmt):
 
 
 @dataclass
+class TurnStmt(Stmt):
+    """`turn deal 5 cards, 1 face up, hit reveals, at most 4 hits, timer 30 seconds, seat-order`: how a seat
+    game's round is played (each part optional but the statement says at least one)."""
+
+    parts: dict[str, object] = field(default_factory=dict)  # deal, up, hit, limit, timer (seconds or 0), order
+    kind = "turn"
+
+
+@dataclass
 class Limit:
     """`banker player: 40..2500` inside a room."""
 

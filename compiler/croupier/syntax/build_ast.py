@@ -278,6 +278,31 @@ class BuildAst(CardsBuilder, BetsBuilder):
         return ast.PolicyStmt(self.span(meta), threshold=_num(str(self._tokens(children, "NUMBER")[0])),
                               cite=self._cite(children))
 
+    def turn(self, meta, children):
+        parts: dict[str, object] = {}
+        for kind, value in (c for c in children if isinstance(c, tuple) and c[0] != "cite"):
+            parts[kind] = value
+        return ast.TurnStmt(self.span(meta), parts=parts, cite=self._cite(children))
+
+    def turn_deal(self, meta, children):
+        return ("deal", int(self._tokens(children, "INT")[0]))
+
+    def turn_up(self, meta, children):
+        return ("up", int(self._tokens(children, "INT")[0]))
+
+    def turn_hit(self, meta, children):
+        return ("hit", str(self._tokens(children, "HIT_HOW")[0]))
+
+    def turn_limit(self, meta, children):
+        return ("limit", int(self._tokens(children, "INT")[0]))
+
+    def turn_timer(self, meta, children):
+        secs = self._tokens(children, "INT")
+        return ("timer", int(secs[0]) if secs else 0)
+
+    def turn_order(self, meta, children):
+        return ("order", str(self._tokens(children, "PLAY_ORDER")[0]))
+
     # ---- table operations ----------------------------------------------------------------
     def limit(self, meta, children):
         bets = [self.ref(t) for t in self._tokens(children, "NAME")]

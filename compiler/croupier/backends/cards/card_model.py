@@ -149,6 +149,10 @@ def round_rules(s: Sentences, g: Game) -> list[dict]:
         out.append(rule(s.draw_rule(t), t.cite, t.describe(), t.span))
     for rep in g.repeats.values():
         out.append(rule(s.draw_while(rep), rep.cite, rep.describe(), rep.span))
+    turn = g.turn
+    for i, text in enumerate(s.turn()):  # the statement's citation and spec line once, on its first sentence
+        first = turn is not None and i == 0
+        out.append(rule(text, turn.cite if first else None, turn.describe() if first else "", turn.span if first else None))
     for o in g.outcomes.values():
         out.append(rule(s.outcome(o), o.cite, f"outcome {o.name} when {expr_text(o.when)}", o.span))
     return out

@@ -120,6 +120,51 @@ class Sentences:
             return self.say(N_("%(rank)s of %(suit)s"), rank=rank, suit=g.suit_labels[suit].get(self.lang, suit))
         return rank + SUIT_SYMBOLS.get(suit, suit)
 
+    def turn(self) -> list[str]:
+        """How a seat game's round is played, one sentence a step; what the spec leaves out is said to be
+        unstated (a seat game's card never hides that the house has not said how cards are dealt)."""
+        g, say = self.game, self.say
+        t = g.turn
+        if not g.is_seat_game:
+            return []
+        if t is None:
+            return [say(N_("The house has not stated how the cards are dealt, how a player takes a card, or the "
+                           "order of play."))]
+        out = []
+        if t.deal is not None and t.up is not None:
+            out.append(self.p.ngettext("Each hand is dealt %(n)s card; %(up)s of them face up.",
+                          "Each hand is dealt %(n)s cards: %(up)s face up, the others face down.", t.deal, up=t.up)
+                       if t.up else self.p.ngettext("Each hand is dealt %(n)s card, face down.",
+                                       "Each hand is dealt %(n)s cards, face down.", t.deal))
+        elif t.deal is not None:
+            out.append(self.p.ngettext("Each hand is dealt %(n)s card.", "Each hand is dealt %(n)s cards.", t.deal))
+        else:
+            out.append(say(N_("The house has not stated how many cards each hand is dealt.")))
+        orders = {"seat-order": N_("Players play in seat order."),
+                  "banker-first": N_("The banker plays first, then each player in seat order."),
+                  "banker-last": N_("Each player plays in seat order; the banker plays last.")}
+        out.append(say(orders[t.order]) if t.order else say(N_("The house has not stated the order of play.")))
+        if not t.hit:
+            out.append(say(N_("The house has not stated how a player takes a card.")))
+        if t.hit == "reveals":
+            out.append(say(N_("A player who asks for a card (a hit) turns one of their face-down cards face up.")))
+        elif t.hit == "draws":
+            out.append(say(N_("A player who asks for a card (a hit) is dealt the next card of the deck.")))
+        if t.hit:
+            out.append(say(N_("A player takes cards one at a time and may stand at any time; a bust hand takes "
+                              "no more cards.")))
+        if t.limit is not None:
+            out.append(self.p.ngettext("A player takes at most %(n)s card this way.", "A player takes at most %(n)s cards this way.",
+                          t.limit))
+        if t.timer:
+            out.append(self.p.ngettext("A player has %(n)s second to ask for cards; when it runs out, the hand stands.",
+                          "A player has %(n)s seconds to ask for cards; when they run out, the hand stands.", t.timer))
+        elif t.timer == 0:
+            out.append(say(N_("When the table's timer runs out, every hand still taking cards stands (the house "
+                              "has not stated the timer's length).")))
+        out.append(say(N_("When every hand stands, the hands are compared and settled.")))
+        return out
+
     def soft(self) -> str:
         """A card that counts one of two values: `A counts 1 or 11`, the best total not over the limit."""
         soft = self.game.soft

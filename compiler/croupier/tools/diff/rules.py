@@ -251,6 +251,7 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "formulas": items("settlement", "formula"),
     "settlement": single("settlement", "settlement"),
     "policy_threshold": single("seats", "policy: hit while total <"),
+    "turn": single("seats", "turn"),
     "rooms": items("table", "room"),
     "squeeze": single("table", "squeeze"),
     "valid_bets_none_when": single("table", "valid bets none when"),
