@@ -116,13 +116,19 @@ def describe_game(game: Game, lang: str) -> str:
     s = Sentences(game, lang)
     g = game
     if g.base is not None:
-        changed = [d for d in g.differences if d.what == "override" and d.kind == "bet"]
+        changed = [d for d in g.differences if d.what == "override" and d.kind == "bet"
+                   and _bet_terms(s, g.base, d.name) != _bet_terms(s, g, d.name)]  # rules that read differently
         added = [d for d in g.differences if d.what == "add" and d.kind == "bet"]
-        text = s.say(N_("A variant of %(base)s: other payouts for %(bets)s."), base=g.base.labels.get(lang, g.base.name),
+        removed = [d for d in g.differences if d.what == "remove" and d.kind == "bet"]
+        text = s.say(N_("A variant of %(base)s; changed bets: %(bets)s."), base=g.base.labels.get(lang, g.base.name),
                      bets=s.p.nouns([s.bet(d.name) for d in changed])) if changed else \
             s.say(N_("A variant of %(base)s."), base=g.base.labels.get(lang, g.base.name))
         if added:
             text = s.p.sentences([text, s.say(N_("Added bets: %(bets)s."), bets=s.p.nouns([s.bet(d.name) for d in added]))])
+        if removed:
+            text = s.p.sentences([text, s.say(N_("Removed bets: %(bets)s."),
+                                              bets=s.p.nouns([g.base.bets[d.name].label(lang) for d in removed
+                                                              if d.name in g.base.bets]))])
         return text
     if g.is_dealt_round and g.shoe is not None:
         return s.p.ngettext("%(hands)s, dealt from %(n)s deck; bets on %(bets)s.",
@@ -306,7 +312,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     }
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
-        view["differences"] = [_difference(s, g, d, lang) for d in g.differences]
+        view["differences"] = [x for d in g.differences if (x := _difference(s, g, d, lang)) is not None]
     samples = example_hands(g, engine)
     for t in g.types:
         view["types"].append({
@@ -343,21 +349,73 @@ def _label(game: Game, kind: str, name: str, lang: str) -> str:
     return group[name].label(lang) if name in group else ""
 
 
-def _difference(s: Sentences, g: Game, d, lang: str) -> dict:
-    """One line of a variant's differences: what changed, its label, and the rules before and after (when
-    an override's rules read the same as the base's, `same` says so instead of listing them twice)."""
-    before, after = _terms(s, g.base, d), _terms(s, g, d) if d.what != "remove" else []
-    same = d.what == "override" and bool(before) and before == after
-    return {"what": d.what, "kind": d.kind, "name": d.name,
-            "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
-            "before": [] if same else before, "after": [] if same else after, "same": same}
+def _difference(s: Sentences, g: Game, d, lang: str) -> dict | None:
+    """One line of a variant's differences: what changed, its label, and its content before and after;
+    None for an override whose content reads exactly as the base's (nothing a player would see changed)."""
+    before = _terms(s, g.base, d) if d.what != "add" else []
+    after = _terms(s, g, d) if d.what != "remove" else []
+    label = _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang)
+    base_label = _label(g.base, d.kind, d.name, lang)
+    if d.what == "override" and before == after and (not base_label or base_label == label):
+        return None
+    return {"what": d.what, "kind": d.kind, "name": d.name, "label": label,
+            "before": before, "after": after, "same": False}
 
 
 def _terms(s: Sentences, game: Game, d) -> list[str]:
-    """What a changed, added or removed bet or formula says in `game` (the base or the variant), a sentence
-    per rule, for the list under the difference: none where `game` lacks it or the kind has no rules."""
+    """What a changed, added or removed item says in `game` (the base or the variant), a sentence per rule,
+    for the list under the difference: none where `game` lacks it."""
     if d.kind == "bet":
         return _bet_terms(s, game, d.name)
-    if d.kind == "formula" and d.name in game.formulas:
-        return [Sentences(game, s.lang, s.engine).formula(game.formulas[d.name])]
+    w = Sentences(game, s.lang, s.engine)
+    g = game
+    def values() -> str:
+        return w.say(N_("Card values: %(x)s."), x=w.p.nouns(
+            [w.say(N_("%(ranks)s = %(value)s"), ranks=" ".join(v["ranks"]), value=v["value"])
+             for v in value_groups(g, w)], "list"))
+
+    def orders() -> str:
+        said = [w.say(N_("Card order: %(x)s"), x=" > ".join(g.card_order)) if g.card_order else "",
+                w.say(N_("Suit order: %(x)s"), x=" > ".join(g.suit_order)) if g.suit_order else ""]
+        return w.p.sentences([x for x in said if x])
+
+    single = {  # statements a game has once: what the card says of each
+        "shoe": w.shoe, "wild": w.wild, "deal": w.deal, "stand": w.stand, "seats": w.seats,
+        "hand size": w.seats, "settle": w.scheme, "policy": w.policy,
+        "total": lambda: w.soft() or w.total(), "value": values, "card order": orders, "suit order": orders,
+    }
+    lists = {"turn": w.turn, "squeeze": w.squeeze, "valid bets": w.valid_bets, "valid bets pushed": w.valid_bets,
+             "cut card": w.procedure, "burn": w.procedure, "last round": w.procedure, "void": w.procedure}
+    if d.kind in single:
+        text = single[d.kind]()
+        return [text] if text else []
+    if d.kind in lists:
+        return list(lists[d.kind]())
+    if d.kind == "formula" and d.name in g.formulas:
+        return [w.formula(g.formulas[d.name])]
+    if d.kind == "assumption" and d.name in g.assumptions:
+        return [g.assumptions[d.name].label(s.lang)]
+    if d.kind == "event" and d.name in g.events:
+        return [w.event(g.events[d.name])]
+    if d.kind == "outcome" and d.name in g.outcomes:
+        return [w.outcome(g.outcomes[d.name])]
+    if d.kind == "repeated draw" and d.name in g.repeats:
+        return [w.draw_while(g.repeats[d.name])]
+    if d.kind == "draw table":
+        return [w.draw_rule(t) + " " + " ".join(w.rows(t)) for t in g.draws
+                if f"{t.hand}{' when ' + expr_text(t.when) if t.when is not None else ''}" == d.name]
+    if d.kind == "hand type" and g.type_named(d.name) is not None:
+        return [w.hand_type(g.type_named(d.name))]
+    if d.kind == "class" and d.name in g.classes:
+        c = g.classes[d.name]
+        return [w.say(N_("%(term)s: %(text)s"), term=c.label(s.lang), text=w.ranks(list(c.ranks + c.cards)))]
+    if d.kind == "hand" and d.name in g.hands:
+        return [g.hands[d.name].label(s.lang)]
+    if d.kind == "room" and d.name in g.rooms:
+        room = g.rooms[d.name]
+        return [w.say(N_("%(term)s: %(text)s"), term=room.label(s.lang), text=w.p.nouns(
+            [w.say(N_("%(bet)s %(low)s–%(high)s"), bet=w.bet(b), low=number_text(lim[0]), high=number_text(lim[1]))
+             for b, lim in room.limits.items() if isinstance(lim, tuple)], "list"))]
+    if d.kind == "deck" and d.name in g.decks:
+        return [g.decks[d.name].label(s.lang)]
     return []

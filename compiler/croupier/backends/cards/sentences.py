@@ -165,6 +165,24 @@ class Sentences:
         out.append(say(N_("When every hand stands, the hands are compared and settled.")))
         return out
 
+    def total(self) -> str:
+        """How a hand's points add up (the sum, or its last digit)."""
+        if self.game.modulus:
+            return self.say(N_("A hand's total is the sum of its card values, keeping only the last digit "
+                               "(sum mod %(m)s)."), m=self.game.modulus)
+        return self.say(N_("A hand's total is the sum of its card values."))
+
+    def policy(self) -> str:
+        """The policy the mathematics section assumes for a seat game's hands."""
+        t = self.game.policy_threshold
+        return self.say(N_("The figures assume a hand takes cards while its total is below %(t)s."),
+                        t=number_text(t)) if t is not None else ""
+
+    def hand_type(self, t) -> str:
+        """A hand type: its label, its condition and its multiplier."""
+        return self.say(N_("%(label)s: %(cond)s; multiplier %(m)s."), label=t.label(self.lang),
+                        cond=self.cond(t.when) if t.when is not None else "—", m=number_text(t.multiplier))
+
     def soft(self) -> str:
         """A card that counts one of two values: `A counts 1 or 11`, the best total not over the limit."""
         soft = self.game.soft
