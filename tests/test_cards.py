@@ -901,3 +901,20 @@ def test_a_seat_game_without_turn_says_it_is_unstated(tmp_path) -> None:
     out = compile_spec(path, Level.ALL, langs=("en",))
     assert [d.code for d in out.diagnostics if d.code.startswith("W08")] == ["W0801"]
     assert "The house has not stated how the cards are dealt" in out.artefacts["cards/s.en.md"]
+
+
+def test_mathematics_reads_plainly() -> None:
+    """The house edge stands beside each bet; the policy table's best row is the threshold the card names; every
+    figure has a sentence saying what it is; the odds entry of a commission bet wins what the bet returns."""
+    files = card_files()
+    card = files["cards/baccarat_commission.en.md"]
+    assert card.count("- House edge: ") == 5 and "Reading the figures: House edge:" in card
+    assert "a winning stake of 1 wins 0.95" in card and "a stake of 100 returns 195" in card
+    for name in ("ten_and_a_half", "ten_and_a_half_banker", "sette_e_mezzo"):
+        md = files[f"cards/{name}.en.md"]
+        best = re.search(r"Best threshold \\\(highest expected result [^)]*\\\): ([\d.]+)", md).group(1)
+        table = md.split("### Threshold policies")[1].split("\n## ")[0]
+        rows = [line for line in table.splitlines() if "\\(best\\)" in line]
+        assert len(rows) == 1 and rows[0].startswith(f"| {best} |"), (name, rows)
+        assert "Reading the figures: Expected multiplier:" in md
+        assert "**Bust" in md.split("## Glossary")[1]

@@ -310,6 +310,8 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "math": math,
         "hints": script_hints(g),
     }
+    for b in view["bets"]:  # each bet's house edge beside it, from the mathematics section
+        b["edge"] = (math or {}).get("edges", {}).get(b["name"], "")
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
         view["differences"] = [x for d in g.differences if (x := _difference(s, g, d, lang)) is not None]
