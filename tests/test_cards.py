@@ -918,3 +918,9 @@ def test_mathematics_reads_plainly() -> None:
         assert len(rows) == 1 and rows[0].startswith(f"| {best} |"), (name, rows)
         assert "Reading the figures: Expected multiplier:" in md
         assert "**Bust" in md.split("## Glossary")[1]
+
+
+def test_seat_settlement_reads_as_a_player_says_it() -> None:
+    """Two busts: "Nobody pays when both hands are “Bust”", never the logic of winner and loser."""
+    md = card_files()["cards/ten_and_a_half.en.md"]
+    assert "Nobody pays when both hands are “Bust”." in md and "the loser's hand is “Bust”" not in md

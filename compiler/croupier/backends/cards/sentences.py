@@ -16,7 +16,7 @@ from types import ModuleType
 
 from croupier.backends.cards.examples import SUIT_SYMBOLS
 from croupier.backends.cards.words import N_, ODDS, Phrases, Words, let_name
-from croupier.semantics.expr import EventRef
+from croupier.semantics.expr import BoolOp, EventRef, TypeIs
 from croupier.semantics.model import DrawTable, Game, Payout
 from croupier.syntax.printer import number_text
 
@@ -408,7 +408,21 @@ class Sentences:
             return self.say(N_("The loser pays the winner %(value)s."), value=self.cond(c.expr))
         if c.kind not in CLAUSES:
             raise NotImplementedError(f"no words for a settlement clause `{c.kind}`")
+        both = self.both_hands(c.expr)
+        if c.kind == "draw" and both is not None:  # `winner is bust and loser is bust`: as a player says it
+            return self.say(N_("Nobody pays when both hands are “%(type)s”."), type=both)
         return self.say(CLAUSES[c.kind], cond=self.cond(c.expr))
+
+    def both_hands(self, e) -> str | None:
+        """The hand type's label when `e` says both hands of a pair are of that type, else None."""
+        if not (isinstance(e, BoolOp) and e.op == "and" and len(e.operands) == 2
+                and all(isinstance(x, TypeIs) for x in e.operands)):
+            return None
+        a, b = e.operands
+        t = self.game.type_named(a.what)
+        if a.what != b.what or a.subject == b.subject or t is None:
+            return None
+        return t.label(self.lang)
 
     def formula(self, f) -> str:
         return self.say(N_("%(label)s: %(value)s."), label=f.label(self.lang), value=self.cond(f.expr))
