@@ -924,3 +924,17 @@ def test_seat_settlement_reads_as_a_player_says_it() -> None:
     """Two busts: "Nobody pays when both hands are “Bust”", never the logic of winner and loser."""
     md = card_files()["cards/ten_and_a_half.en.md"]
     assert "Nobody pays when both hands are “Bust”." in md and "the loser's hand is “Bust”" not in md
+
+
+def test_citations_keep_sections_and_their_sources_language() -> None:
+    """Any source id keeps its sections; case and source ids are not translated; a citation carries the language
+    its source is written in (`source … written in it`), never the page's or English by default."""
+    from croupier.backends.cards.worked import short_source
+
+    assert short_source("H1 §2 §4 §5") == "H1 §2 §4 §5" and short_source("WOO-DT rules: K high") == "WOO-DT"
+    files = card_files()
+    sette = files["cards/sette_e_mezzo.zh-Hans.html"]
+    assert '<span class="cite" translate="no" lang="it">[W La matta]' in sette
+    bacc = files["cards/baccarat.en.html"]
+    assert '<span class="case-id" translate="no">BCR-001</span>' in bacc
+    assert re.search(r'<span class="cite ex-cite" translate="no" lang="zh-Hant">\[003 BCR-001\]', bacc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +30,7 @@ class Case:
     specs: tuple[str, ...]
     example: bool
     file: str
+    titles: dict[str, str] = field(default_factory=dict)  # the title in other languages, by language tag
 
 
 def _plain(value):
@@ -71,8 +72,22 @@ def load_case_file(path: Path) -> tuple[list[Case], list[Diagnostic]]:
             continue
         cases.append(Case(cid, str(raw["source"]), str(raw.get("title", "")), _plain(raw["input"]),
                           _plain(raw["expect"]), tuple(raw.get("specs", default_specs)), bool(raw.get("example")),
-                          rel))
+                          rel, _titles(raw.get("titles"))))
     return cases, diags
+
+
+def _titles(raw) -> dict[str, str]:
+    """A case's `titles = { zh-Hans = "…", zh-Hant = "…" }`: its title in other languages (text values only)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): str(v) for k, v in raw.items() if isinstance(v, str)}
+
+
+def untitled(case: Case, langs: tuple[str, ...], source_lang: str = "en") -> list[str]:
+    """The card languages an example case has a title but no translation of it in."""
+    if not case.example or not case.title:
+        return []
+    return [lang for lang in langs if lang != source_lang and lang not in case.titles]
 
 
 def cases_for(game_name: str, cases_dir: Path) -> tuple[list[Case], list[Diagnostic]]:

@@ -32,6 +32,7 @@ class Source:
     description: str
     span: Span
     labels: Labels = field(default_factory=Labels)
+    lang: str | None = None  # the language the source is written in, when the spec says
 
     def title(self, lang: str) -> str:
         return self.labels.get(lang, self.description)

@@ -78,6 +78,7 @@ class SourceStmt(Stmt):
     ident: str = ""
     description: str = ""
     labels: list[Label] = field(default_factory=list)
+    lang: str | None = None  # the language the source is written in (`written in zh-Hant`)
     kind = "source"
 
 

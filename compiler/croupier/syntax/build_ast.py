@@ -116,8 +116,12 @@ class BuildAst(CardsBuilder, BetsBuilder):
         ident = self._tokens(children, "STRING")[0]
         labels = self._labels(children)
         english = next((lab.text for lab in labels if lab.lang in (None, "en")), labels[0].text if labels else "")
+        written = [c for c in children if isinstance(c, tuple) and c[0] == "written"]
         return ast.SourceStmt(self.span(meta), ident=self._string(ident), description=english, labels=labels,
-                              cite=self._cite(children))
+                              lang=written[0][1] if written else None, cite=self._cite(children))
+
+    def source_lang(self, meta, children):
+        return ("written", str(self._tokens(children, "SOURCE_LANG")[0]))
 
     def version(self, meta, children):
         return ast.VersionStmt(self.span(meta), text=self._string(self._tokens(children, "STRING")[0]),

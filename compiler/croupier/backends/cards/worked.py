@@ -22,12 +22,13 @@ from croupier.backends.cards.words import N_, Phrases
 from croupier.semantics.cases import Case, engine_check
 from croupier.semantics.model import Game
 
-_CITE_ID = re.compile(r"^\d{3}(?: (?:§[\d§\-–, ]+\d|[A-Z]{1,4}-?\d+[a-z]?))?")
+_CITE_ID = re.compile(r"^[^\s:;,]+(?: (?:§[\d§\-–, ]*\d|[A-Z]{1,4}-?\d+[a-z]?))*")  # any source id, its sections
 SEAT = N_("Seat %(n)s")
 
 
 def short_source(source: str) -> str:
-    """The source id (and section) at the head of a case's `source` text: `003 BCR-002`, `000 §16`, `004`."""
+    """The source id (and sections) at the head of a case's `source` text: `003 BCR-002`, `000 §16`, `H1 §2 §4`,
+    `WOO-DT` (of `WOO-DT rules: …`)."""
     m = _CITE_ID.match(source.strip())
     return m.group(0) if m else source.split(" ")[0]
 
@@ -241,6 +242,6 @@ def worked_examples(game: Game, lang: str, cases: list[Case], engine: ModuleType
             c = replace(c, expect=engine_check(c, engine.answer)[0])
         lines = teller.dealt(c) if game.is_dealt_round else teller.seats(c)
         out.append({"id": c.id, "source": c.source if english else short_source(c.source),
-                    "title": c.title if english else "", "lines": [spaced(line) for line in lines],
+                    "title": c.title if english else c.titles.get(lang, ""), "lines": [spaced(line) for line in lines],
                     "row": teller.dealt_row(c) if game.is_dealt_round else None, "situations": []})
     return out
