@@ -54,7 +54,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'dragon_tiger'
 TITLE = 'Dragon Tiger'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '99c827a6961a2f88'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'd51995b217e66b78'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [WOO-DT rules]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
