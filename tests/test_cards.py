@@ -938,3 +938,23 @@ def test_citations_keep_sections_and_their_sources_language() -> None:
     bacc = files["cards/baccarat.en.html"]
     assert '<span class="case-id" translate="no">BCR-001</span>' in bacc
     assert re.search(r'<span class="cite ex-cite" translate="no" lang="zh-Hant">\[003 BCR-001\]', bacc)
+
+
+def test_example_titles_are_translated_and_strict_asks_for_them(tmp_path) -> None:
+    """Chinese cards show as many example titles as the English one; an example without a title in a card
+    language gets a warning (W0802) that `check --strict` fails on."""
+    files = card_files()
+    for name in ("baccarat", "ten_and_a_half"):
+        counts = {lang: files[f"cards/{name}.{lang}.html"].count('ex-title">') for lang in LANGS}
+        assert len(set(counts.values())) == 1 and counts["en"] > 0, counts
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "dragon_tiger.toml").write_text(
+        '[[case]]\nid = "T-1"\nsource = "x"\ntitle = "t"\nexample = true\ntitles = { zh-Hans = "甲" }\n'
+        'input = { cards = ["7S","7H"], bets = { tie = 10 } }\nexpect = { returns = { tie = 90 } }\n', encoding="utf-8")
+    from croupier.driver.compile import Level, compile_spec
+
+    out = compile_spec(ROOT / "spec" / "dragon_tiger.rules", Level.ALL, cases_dir=cases, langs=("en", "zh-Hans", "zh-Hant"))
+    warned = [d for d in out.diagnostics if d.code == "W0802"]
+    assert len(warned) == 1 and "zh-Hant" in warned[0].message and "zh-Hans" not in warned[0].message
+    assert "甲" in out.artefacts["cards/dragon_tiger.zh-Hans.html"]

@@ -5,8 +5,8 @@ card prints is the engine's answer to that input (never the case's hand-written 
 `croupier check` fails where the two disagree). What this module adds is words: each line is a catalog message
 with the case's cards as card chips, names shown by their labels, seats as "Seat 1", "Seat 2"
 in the order the case lists them, transfers as "Seat 2 pays Seat 1 200". The case's own
-title is English prose written with the case: it is shown on the English card only, and the
-citation is shortened to its source id and section elsewhere.
+title is prose written with the case, in English and, by language tag, in the other card
+languages (`titles`); the citation is shortened to its source id and sections on those cards.
 """
 
 from __future__ import annotations
