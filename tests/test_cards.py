@@ -958,3 +958,12 @@ def test_example_titles_are_translated_and_strict_asks_for_them(tmp_path) -> Non
     warned = [d for d in out.diagnostics if d.code == "W0802"]
     assert len(warned) == 1 and "zh-Hant" in warned[0].message and "zh-Hans" not in warned[0].message
     assert "甲" in out.artefacts["cards/dragon_tiger.zh-Hans.html"]
+
+
+def test_one_term_per_thing_across_cards() -> None:
+    """Stake, wild card and face card each have one Chinese term on every card (GLOSSARY.md): 投注额, 赖子, 人牌."""
+    files = card_files()
+    for rel, text in files.items():
+        if rel.endswith(".html") and ".zh-" in rel:
+            for other in ("投入额", "投入額", "赖子牌", "賴子牌", "人头牌", "人頭牌"):
+                assert other not in text, (rel, other)
