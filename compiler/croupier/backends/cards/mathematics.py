@@ -29,7 +29,9 @@ def mathematics(game: Game, analysis: dict, lang: str = "en") -> dict:
     """The section in one language: {"view": figures, "chart": SVG text} from `card_analysis`'s data."""
     view = math_view(game, analysis, lang)
     decks = [t["decks"] for t in analysis.get("by_decks", ())]
-    return {"view": view, "chart": edge_chart_svg(view, decks, lang), "edges": bet_edges(game, analysis)}
+    _ = i18n.translations(lang).gettext
+    return {"view": view, "chart": edge_chart_svg(view, decks, lang), "edges": bet_edges(game, analysis),
+            "deck_key": _(EDGE_TABLE)}
 
 
 def deck_label(n: int, lang: str = "en") -> str:
