@@ -968,3 +968,33 @@ def test_one_term_per_thing_across_cards() -> None:
             text = re.sub(r'<span class="cite[^"]*"[^>]*>[^<]*</span>', "", text)  # a citation quotes its source
             for other in ("投入额", "投入額", "赖子牌", "賴子牌", "人头牌", "人頭牌"):
                 assert other not in text, (rel, other)
+
+
+def _spec_refs(value):
+    """Every "spec" reference ({"code", "where"}) in a card view."""
+    if isinstance(value, dict):
+        if set(value) == {"code", "where"}:
+            yield value
+        for v in value.values():
+            yield from _spec_refs(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _spec_refs(v)
+
+
+def test_every_spec_link_points_at_its_statement() -> None:
+    """Each "Spec" reference names the line of the statement it shows (deal, stand, events, draws, outcomes,
+    bets and their clauses, hand types, settlement, assumptions, turn …), never the `game` line."""
+    results, engines = build_cards()
+    kinds = set()
+    for r in results:
+        for ref in _spec_refs(engine_view(r.game.name, "en")):
+            if not ref["where"]:
+                continue
+            path, line = ref["where"].rsplit(":", 1)
+            text = (ROOT / path).read_text(encoding="utf-8").splitlines()[int(line) - 1].strip()
+            text = text.removeprefix("override ")
+            first = ref["code"].split()[0]
+            kinds.add(first)
+            assert text.split()[0] == first, (r.game.name, ref, text)
+    assert {"deal", "stand", "event", "draw", "outcome", "bet", "wins", "type", "assume", "turn"} <= kinds, kinds

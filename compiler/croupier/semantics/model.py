@@ -371,9 +371,11 @@ class Game:
     hands: dict[str, Item] = field(default_factory=dict)
     deal_order: tuple[str, ...] = ()
     deal_cite: str | None = None
+    deal_span: Span | None = None  # where the deal is stated (the card's link to the spec line)
     events: dict[str, Event] = field(default_factory=dict)
     stand_when: Expr | None = None
     stand_cite: str | None = None
+    stand_span: Span | None = None  # where `stand all when …` is stated
     draws: list[DrawTable] = field(default_factory=list)
     repeats: dict[str, DrawRepeat] = field(default_factory=dict)  # hand -> its `draw … while` rule
     draw_order: list[str] = field(default_factory=list)  # hands in the order of their first draw rule

@@ -146,11 +146,11 @@ def describe_game(game: Game, lang: str) -> str:
 def round_rules(s: Sentences, g: Game) -> list[dict]:
     out = []
     if g.deal_order:
-        out.append(rule(s.deal(), g.deal_cite, "deal " + ", ".join(g.deal_order), g.span))
+        out.append(rule(s.deal(), g.deal_cite, "deal " + ", ".join(g.deal_order), g.deal_span))
     for e in g.events.values():
         out.append(rule(s.event(e), e.cite, f"event {e.name} when {expr_text(e.when)}", e.span))
     if g.stand_when is not None:
-        out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when)))
+        out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when), g.stand_span))
     for t in g.draws:
         out.append(rule(s.draw_rule(t), t.cite, t.describe(), t.span))
     for rep in g.repeats.values():

@@ -214,7 +214,7 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "labels": single("documentation", "game labels", in_play=False),
     "path": ignored, "span": ignored, "base": ignored, "source_text": ignored,
     "differences": removals,  # overrides and additions show in the sections of what they override or add
-    "hand_size_span": ignored,
+    "hand_size_span": ignored, "deal_span": ignored, "stand_span": ignored,
     "sources": sources,
     "version": single("documentation", "version", in_play=False),
     "effective": single("documentation", "effective date", in_play=False),
