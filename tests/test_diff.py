@@ -219,6 +219,10 @@ def test_the_exit_code_and_the_json_and_html_forms(tmp_path, capsys):
     page = html.read_text(encoding="utf-8")
     assert "經過此格的牌局" in page and "经过此格的牌局" in page and "Rounds reaching it" in page
     assert "--draw" in page  # the cards' own style sheet
+    # the money tables are tables (not the cards' grid of bets), with bet labels and "1 deck"
+    assert '<table class="money-table">' in page and 'class="bets"' not in page
+    assert "<caption>1 deck" in page and "1 decks" not in page
+    assert '<th scope="row">Banker pair</th>' in page and '<th scope="row">庄对</th>' in page
 
 
 def test_git_revisions(tmp_path, capsys, monkeypatch):
