@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from types import ModuleType
 
-from croupier.backends.cards.examples import SUIT_SYMBOLS
+from croupier.backends.cards.examples import SUIT_SYMBOLS, suit_short_name
 from croupier.backends.cards.words import N_, ODDS, Phrases, Words, let_name
 from croupier.semantics.expr import BoolOp, EventRef, TypeIs
 from croupier.semantics.model import DrawTable, Game, Payout
@@ -117,7 +117,7 @@ class Sentences:
         g = self.game
         rank, suit = code[:-1], code[-1:]
         if suit in g.suit_labels:
-            return self.say(N_("%(rank)s of %(suit)s"), rank=rank, suit=g.suit_labels[suit].get(self.lang, suit))
+            return self.say(N_("%(rank)s of %(suit)s"), rank=rank, suit=suit_short_name(g, suit, self.lang))
         return rank + SUIT_SYMBOLS.get(suit, suit)
 
     def turn(self) -> list[str]:
