@@ -361,8 +361,10 @@ def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(tab, si
     tab.emulate_media(media="null")  # the screen, whatever a test before this one left
     tab.set_viewport_size({"width": WIDE, "height": 900})
     tab.goto((site / f"baccarat.{lang}.html").as_uri(), wait_until="load")
+    tab.emulate_media(media="print")  # the headings paper shows (the dispute lookup is for the screen)
     headings = {h.strip() for h in tab.evaluate(
-        "() => Array.from(document.querySelectorAll('h2, h3, h4')).map(h => h.innerText)")}
+        "() => Array.from(document.querySelectorAll('h2, h3, h4')).filter(h => h.checkVisibility()).map(h => h.innerText)")}
+    tab.emulate_media(media="null")
     printed = pdf_lines(tab.pdf(format="A4", print_background=True))
     assert len(printed) <= PRINT_PAGES, f"baccarat.{lang} prints on {len(printed)} A4 pages"
     lines = [[re.sub(r"^\d+\s*", "", line) for line in p] for p in printed]  # a section number before its heading
@@ -372,3 +374,39 @@ def test_baccarat_prints_on_a_few_a4_pages_headings_kept_with_their_text(tab, si
         assert p[-1] not in headings, f"page {number} of baccarat.{lang} ends on the heading {p[-1]!r}"
     tab.emulate_media(media="print")
     assert tab.evaluate("() => getComputedStyle(document.querySelector('nav.langs')).display") == "none"
+
+
+TAP_JS = """() => Array.from(document.querySelectorAll('a, summary, button')).filter(e => e.checkVisibility())
+    .map(e => { const r = e.getBoundingClientRect(); return [e.tagName, e.textContent.slice(0, 20), r.width, r.height]; })
+    .filter(x => x[2] < 24 || x[3] < 24)"""
+
+
+def test_long_pages_have_contents_a_way_back_tap_targets_and_a_highlighted_jump(tab, site):
+    """At 375 px: a table of contents and a fixed link back to it; every link and "Spec" toggle at least 24 × 24 px
+    (WCAG 2.5.8); the example the dispute lookup jumps to is highlighted."""
+    tab.emulate_media(media="null")
+    tab.set_viewport_size({"width": 375, "height": 800})
+    tab.goto((site / "baccarat.en.html").as_uri() + "#ex-BCR-001", wait_until="load")
+    assert tab.evaluate(TAP_JS) == []
+    assert tab.evaluate("() => document.querySelectorAll('#toc a[href^=\"#\"]').length") >= 8
+    assert tab.evaluate("() => getComputedStyle(document.querySelector('a.to-top')).position") == "fixed"
+    jumped = tab.evaluate("() => getComputedStyle(document.querySelector('#ex-BCR-001 > th')).backgroundColor")
+    other = tab.evaluate("() => getComputedStyle(document.querySelector('#ex-BCR-002 > th')).backgroundColor")
+    assert jumped != other
+
+
+def test_a_long_unbroken_label_wraps(tab, tmp_path):
+    """A 206-character label without a space widens nothing at 375 px."""
+    spec = (PROJECT.root / "spec" / "dragon_tiger.rules").read_text(encoding="utf-8")
+    long = "X" * 206
+    spec = spec.replace('bet tie "Tie"', f'bet tie "{long}"', 1)
+    path = tmp_path / "dragon_tiger.rules"
+    path.write_text(spec, encoding="utf-8")
+    out = compile_spec(path, Level.ALL, langs=("en",), cases_dir=tmp_path / "none")
+    page = tmp_path / "card.html"
+    page.write_text(out.artefacts["cards/dragon_tiger.en.html"], encoding="utf-8")
+    tab.emulate_media(media="null")
+    tab.set_viewport_size({"width": 375, "height": 800})
+    tab.goto(page.as_uri(), wait_until="load")
+    assert long in tab.content()
+    assert tab.evaluate("() => document.documentElement.scrollWidth") <= 375

@@ -221,6 +221,10 @@ def test_the_exit_code_and_the_json_and_html_forms(tmp_path, capsys):
     page = html.read_text(encoding="utf-8")
     assert "經過此格的牌局" in page and "经过此格的牌局" in page and "Rounds reaching it" in page
     assert "--draw" in page  # the cards' own style sheet
+    # the money tables are tables (not the cards' grid of bets), with bet labels and "1 deck"
+    assert '<table class="money-table">' in page and 'class="bets"' not in page
+    assert "<caption>1 deck" in page and "1 decks" not in page
+    assert '<th scope="row">Banker pair</th>' in page and '<th scope="row">庄对</th>' in page
 
 
 def test_git_revisions(tmp_path, capsys, monkeypatch):
@@ -301,12 +305,14 @@ def test_a_payout_table_row_and_a_partial_loss(tmp_path):
 def test_a_removal_taken_back(tmp_path):
     """Without `remove bet player_pair` the base's bet is back: in play under the bets, and the removal itself is
     listed as documentation."""
-    new = variant(tmp_path, "ez_baccarat", "remove bet player_pair  [WOO-EZ]\n", "")
-    rooms = new.read_text(encoding="utf-8").replace("dragon7 panda8: no limit", "dragon7 panda8 player_pair: no limit")
-    new.write_text(rooms, encoding="utf-8")  # every room gives the bet back a limit
+    new = variant(tmp_path, "ez_baccarat", "remove bet player_pair             [WOO-EZ]\n", "")
+    text = new.read_text(encoding="utf-8").replace("remove event player_pair           [WOO-EZ]\n", "")  # the bet reads it
+    new.write_text(text.replace("dragon7 panda8: no limit", "dragon7 panda8 player_pair: no limit"),
+                   encoding="utf-8")  # both come back, and every room gives the bet back a limit
     got = changes(SPEC / "ez_baccarat.rules", new)
     assert ("bets", "bet", "player_pair", "added", True, ["wins when player_pair, pays 11 to 1"]) in got
-    assert ("documentation", "removals", None, "changed", False, ["removed: remove bet player_pair"]) in got
+    removals = next(c for c in got if c[:2] == ("documentation", "removals"))
+    assert "removed: remove bet player_pair" in removals[5] and removals[3:5] == ("changed", False)
 
 
 FAMILY = (ROOT / "tests" / "errors" / "family_ok.rules").read_text(encoding="utf-8")

@@ -49,10 +49,10 @@ ANALYSIS = {
     'supported': True,
     'reason': '',
     'draw_by_rank': False,
-    'deal_by_rank': True,
+    'deal_by_rank': False,
     'draw': {'player': ('count', 'total', 'third'), 'banker': ('total',)},
     'final': {'player': ('count', 'total'), 'banker': ('count', 'total')},
-    'deal_events': ('natural', 'player_pair', 'banker_pair'),
+    'deal_events': ('natural',),
 }
 
 

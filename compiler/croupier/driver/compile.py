@@ -384,9 +384,11 @@ class _Work:
         """(case diagnostics, files) of a build: the engine and its analysis companion, the cards in every
         language, the conformance tests (a spec with no cases folder has no tests)."""
         from croupier.backends.cards.render import render_cards
+        from croupier.backends.cards.unstated import unstated
         from croupier.backends.conformance.emitter import emit_conformance
         from croupier.backends.engine.analysis_emitter import companion_name, emit_analysis_module
-        from croupier.semantics.cases import cases_for
+        from croupier.diagnostics import Span, warning
+        from croupier.semantics.cases import case_line, cases_for, engine_check, untitled
         from croupier.tools.reference_cases import case_name_diagnostics
 
         kept = self._kept(cases_dir, langs)
@@ -395,6 +397,16 @@ class _Work:
             cases, case_diags = cases_for(game.name, cases_dir) if cases_dir is not None else ([], [])
             if cases and self.engine is not None:
                 case_diags = case_diags + case_name_diagnostics(game.bets, self.engine, cases, cases_dir)
+            for case in cases:  # `check` fails where the engine disagrees with a reference case
+                case_diags = [*case_diags, *engine_check(case, self.engine.answer)[1]]
+            case_diags = [*case_diags, *unstated(game)]  # rules the card says the house has not stated
+            for case in cases:  # an example's title in every card language (`check --strict` asks for it)
+                missing = untitled(case, langs)
+                if missing:
+                    case_diags.append(warning("W0802", f"example case {case.id!r} has no title in "
+                                                       f"{', '.join(missing)}: its card shows none there",
+                                              Span(case.file, case_line(case), 1),
+                                              'add: titles = { zh-Hans = "…", zh-Hant = "…" }'))
             files = {f"engines/{game.name}.py": self.engine_source}
             companion = companion_name(game)
             if companion is not None:

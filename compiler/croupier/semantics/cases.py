@@ -10,10 +10,13 @@ malformed value gets a positioned diagnostic (E0900-E0903), never an exception o
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,6 +38,7 @@ class Case:
     specs: tuple[str, ...]
     example: bool
     file: str
+    titles: dict[str, str] = field(default_factory=dict)  # the title in other languages, by language tag
 
 
 def _plain(value):
@@ -178,8 +182,22 @@ def load_case_text(text: str, path: Path) -> tuple[list[Case], list[Diagnostic]]
             continue
         cases.append(Case(cid, raw["source"], raw.get("title", ""), _plain(raw["input"]),
                           _plain(raw["expect"]), tuple(raw.get("specs", default_specs)), bool(raw.get("example")),
-                          rel))
+                          rel, _titles(raw.get("titles"))))
     return cases, diags
+
+
+def _titles(raw) -> dict[str, str]:
+    """A case's `titles = { zh-Hans = "…", zh-Hant = "…" }`: its title in other languages (text values only)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): str(v) for k, v in raw.items() if isinstance(v, str)}
+
+
+def untitled(case: Case, langs: tuple[str, ...], source_lang: str = "en") -> list[str]:
+    """The card languages an example case has a title but no translation of it in."""
+    if not case.example or not case.title:
+        return []
+    return [lang for lang in langs if lang != source_lang and lang not in case.titles]
 
 
 def cases_for(game_name: str, cases_dir: Path) -> tuple[list[Case], list[Diagnostic]]:
@@ -193,3 +211,73 @@ def cases_for(game_name: str, cases_dir: Path) -> tuple[list[Case], list[Diagnos
         diags.extend(more)
         out.extend(c for c in cases if game_name in c.specs)
     return out, diags
+
+
+def _exact(value) -> Fraction | None:
+    """A number or numeric string as an exact Fraction (`97.5`, `"97.5"` and `"195/2"` are equal); else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def disagreements(expected, actual, where: str = "") -> list[tuple[str, object, object]]:
+    """(field, expected, actual) for every key written in `expected` that `actual` does not match, as the
+    conformance tests compare them: tables compare only the keys written, lists item by item, numbers exactly."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [(where or "answer", expected, actual)]
+        out = []
+        for key, value in expected.items():
+            field = f"{where}.{key}" if where else str(key)
+            if key not in actual:
+                out.append((field, value, None))
+            else:
+                out.extend(disagreements(value, actual[key], field))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [(where, expected, actual)]
+        return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in disagreements(e, a, f"{where}[{i}]")]
+    e, a = _exact(expected), _exact(actual)
+    if e is not None and a is not None:
+        return [] if e == a else [(where, expected, actual)]
+    return [] if expected == actual else [(where, expected, actual)]
+
+
+def case_line(case: Case) -> int:
+    """The line of a case's `id = ...` in its file (1 when the file cannot be read)."""
+    try:
+        lines = Path(case.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    wanted = (f'id = "{case.id}"', f"id = '{case.id}'")
+    return next((i for i, line in enumerate(lines, 1) if line.strip().startswith(wanted)), 1)
+
+
+def shown(value) -> str:
+    """A value of a case or an answer as JSON text (`null` for a field the answer lacks)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def engine_check(case: Case, answer: Callable[[str], str]) -> tuple[dict, list[Diagnostic]]:
+    """The engine's answer to a case (`answer`: the engine's JSON Lines entry point) and an error for every
+    field where it disagrees with the case's expectation, naming the case, the field and both values."""
+    got = json.loads(answer(json.dumps(case.input, ensure_ascii=False)))
+    span = Span(case.file, case_line(case), 1)
+    if "error" in case.expect:
+        wanted = str(case.expect["error"]).lower()
+        if "error" in got and wanted in str(got["error"]).lower():
+            return got, []
+        return got, [error("E0910", f"case {case.id!r}: the case expects an error containing "
+                            f"{shown(case.expect['error'])}; the engine answers {shown(got.get('error', got))}",
+                           span, "correct the case (it is worked out by hand from its source) or the spec")]
+    if "error" in got:
+        return got, [error("E0910", f"case {case.id!r}: the engine refuses the case's input: {got['error']}", span,
+                           "correct the case's input or the spec")]
+    return got, [error("E0910", f"case {case.id!r}: field {field}: the case expects {shown(want)}, "
+                                f"the engine answers {shown(have)}", span,
+                       "correct the case (it is worked out by hand from its source) or the spec")
+                 for field, want, have in disagreements(case.expect, got)]

@@ -32,6 +32,7 @@ class Source:
     description: str
     span: Span
     labels: Labels = field(default_factory=Labels)
+    lang: str | None = None  # the language the source is written in, when the spec says
 
     def title(self, lang: str) -> str:
         return self.labels.get(lang, self.description)
@@ -192,6 +193,32 @@ class Soft:
 
 
 @dataclass
+class Turn:
+    """How a seat game's round is played (`turn`): cards dealt to each hand and how many face up, how a hit
+    takes a card (`reveals` one of the hand's face-down cards, or `draws` from the deck), the most hits, the
+    hit timer (seconds; 0: a timer of unstated length), the order of play. None: the spec does not say."""
+
+    span: Span
+    deal: int | None = None
+    up: int | None = None
+    hit: str | None = None
+    limit: int | None = None
+    timer: int | None = None
+    order: str | None = None
+    cite: str | None = None
+
+    def describe(self) -> str:
+        """The statement as the spec writes it."""
+        parts = [f"deal {self.deal} cards"] if self.deal is not None else []
+        parts += [f"{self.up} face up"] if self.up is not None else []
+        parts += [f"hit {self.hit}"] if self.hit else []
+        parts += [f"at most {self.limit} hits"] if self.limit is not None else []
+        parts += ["timer" + (f" {self.timer} seconds" if self.timer else "")] if self.timer is not None else []
+        parts += [self.order] if self.order else []
+        return "turn " + ", ".join(parts)
+
+
+@dataclass
 class Outcome(Item):
     """A named result of a round, with the condition that decides it."""
 
@@ -345,9 +372,11 @@ class Game:
     hands: dict[str, Item] = field(default_factory=dict)
     deal_order: tuple[str, ...] = ()
     deal_cite: str | None = None
+    deal_span: Span | None = None  # where the deal is stated (the card's link to the spec line)
     events: dict[str, Event] = field(default_factory=dict)
     stand_when: Expr | None = None
     stand_cite: str | None = None
+    stand_span: Span | None = None  # where `stand all when …` is stated
     draws: list[DrawTable] = field(default_factory=list)
     repeats: dict[str, DrawRepeat] = field(default_factory=dict)  # hand -> its `draw … while` rule
     draw_order: list[str] = field(default_factory=list)  # hands in the order of their first draw rule
@@ -360,6 +389,7 @@ class Game:
     formulas: dict[str, Formula] = field(default_factory=dict)
     settlement: Settlement | None = None
     policy_threshold: Fraction | None = None
+    turn: Turn | None = None  # how a seat game's round is played, as the spec states it
     rooms: dict[str, Room] = field(default_factory=dict)
     squeeze: Squeeze | None = None
     valid_bets_none_when: Expr | None = None

@@ -54,7 +54,7 @@ MAX_BASE_DEPTH = 32  # variants in one chain; each level copies its base once
 def source(cx: Context, stmt: ast.SourceStmt) -> None:
     if not stmt.labels:
         cx.err("E0108", f"source `{stmt.ident}` has no title", stmt.span, 'add its title: source "000" "Title"')
-    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span, cx.labels(stmt.labels)))
+    cx.game.sources.append(model.Source(stmt.ident, stmt.description, stmt.span, cx.labels(stmt.labels), stmt.lang))
 
 
 def _once(cx: Context, stmt: ast.Stmt, key: str) -> bool:

@@ -23,7 +23,7 @@ def hand(cx: Context, stmt: ast.HandStmt) -> None:
 def deal(cx: Context, stmt: ast.DealStmt) -> None:
     g = cx.game
     if cx.singleton(stmt, "deal", bool(g.deal_order)):
-        g.deal_order, g.deal_cite = tuple(r.text for r in stmt.order), stmt.cite
+        g.deal_order, g.deal_cite, g.deal_span = tuple(r.text for r in stmt.order), stmt.cite, stmt.span
         for r in stmt.order:
             if r.text not in g.hands:
                 cx.unknown(f"unknown hand `{r.text}` in the deal", r.span, r.text, g.hands,
@@ -46,7 +46,7 @@ def event(cx: Context, stmt: ast.EventStmt) -> None:
 def stand(cx: Context, stmt: ast.StandStmt) -> None:
     g = cx.game
     if cx.singleton(stmt, "stand", g.stand_when is not None):
-        g.stand_when, g.stand_cite = None, stmt.cite
+        g.stand_when, g.stand_cite, g.stand_span = None, stmt.cite, stmt.span
         cx.waiting.put(g, "stand_when", stmt.when)
 
 

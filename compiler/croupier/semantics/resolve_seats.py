@@ -85,7 +85,20 @@ def policy(cx: Context, stmt: ast.PolicyStmt) -> None:
         g.policy_threshold = stmt.threshold
 
 
+def turn(cx: Context, stmt: ast.TurnStmt) -> None:
+    """`turn deal 5 cards, 1 face up, …`: how a seat game's round is played."""
+    g = cx.game
+    if not cx.singleton(stmt, "turn", g.turn is not None):
+        return
+    p = stmt.parts
+    deal, up = p.get("deal"), p.get("up")
+    if isinstance(up, int) and isinstance(deal, int) and up > deal:
+        cx.err("E0161", f"{up} cards face up of the {deal} dealt", stmt.span, f"at most {deal} face up")
+    g.turn = model.Turn(stmt.span, deal, up, p.get("hit"), p.get("limit"), p.get("timer"), p.get("order"), stmt.cite)
+
+
 STATEMENTS: Handlers = {
+    ast.TurnStmt: turn,
     ast.SeatsStmt: seats,
     ast.TypeStmt: hand_type,
     ast.TiebreakStmt: tiebreak,

@@ -78,6 +78,7 @@ class SourceStmt(Stmt):
     ident: str = ""
     description: str = ""
     labels: list[Label] = field(default_factory=list)
+    lang: str | None = None  # the language the source is written in (`written in zh-Hant`)
     kind = "source"
 
 
@@ -383,6 +384,15 @@ class PolicyStmt(Stmt):
 
     threshold: Fraction = Fraction(0)
     kind = "policy"
+
+
+@dataclass
+class TurnStmt(Stmt):
+    """`turn deal 5 cards, 1 face up, hit reveals, at most 4 hits, timer 30 seconds, seat-order`: how a seat
+    game's round is played (each part optional but the statement says at least one)."""
+
+    parts: dict[str, object] = field(default_factory=dict)  # deal, up, hit, limit, timer (seconds or 0), order
+    kind = "turn"
 
 
 @dataclass

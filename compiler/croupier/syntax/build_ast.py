@@ -119,8 +119,12 @@ class BuildAst(CardsBuilder, BetsBuilder):
         ident = self._tokens(children, "STRING")[0]
         labels = self._labels(children)
         english = next((lab.text for lab in labels if lab.lang in (None, "en")), labels[0].text if labels else "")
+        written = [c for c in children if isinstance(c, tuple) and c[0] == "written"]
         return ast.SourceStmt(self.span(meta), ident=self._string(ident), description=english, labels=labels,
-                              cite=self._cite(children))
+                              lang=written[0][1] if written else None, cite=self._cite(children))
+
+    def source_lang(self, meta, children):
+        return ("written", str(self._tokens(children, "SOURCE_LANG")[0]))
 
     def version(self, meta, children):
         return ast.VersionStmt(self.span(meta), text=self._string(self._tokens(children, "STRING")[0]),
@@ -282,6 +286,31 @@ class BuildAst(CardsBuilder, BetsBuilder):
     def policy(self, meta, children):
         return ast.PolicyStmt(self.span(meta), threshold=_num(str(self._tokens(children, "NUMBER")[0])),
                               cite=self._cite(children))
+
+    def turn(self, meta, children):
+        parts: dict[str, object] = {}
+        for kind, value in (c for c in children if isinstance(c, tuple) and c[0] != "cite"):
+            parts[kind] = value
+        return ast.TurnStmt(self.span(meta), parts=parts, cite=self._cite(children))
+
+    def turn_deal(self, meta, children):
+        return ("deal", int(self._tokens(children, "INT")[0]))
+
+    def turn_up(self, meta, children):
+        return ("up", int(self._tokens(children, "INT")[0]))
+
+    def turn_hit(self, meta, children):
+        return ("hit", str(self._tokens(children, "HIT_HOW")[0]))
+
+    def turn_limit(self, meta, children):
+        return ("limit", int(self._tokens(children, "INT")[0]))
+
+    def turn_timer(self, meta, children):
+        secs = self._tokens(children, "INT")
+        return ("timer", int(secs[0]) if secs else 0)
+
+    def turn_order(self, meta, children):
+        return ("order", str(self._tokens(children, "PLAY_ORDER")[0]))
 
     # ---- table operations ----------------------------------------------------------------
     def limit(self, meta, children):

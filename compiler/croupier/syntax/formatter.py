@@ -148,7 +148,7 @@ LAYOUTS: dict[str, Callable[[Tree, str, int], list[Line]]] = {
     **_kinds("game", "version", "effective", "source", "deck", "suit", "shoe", "joker", "value", "card_class", "wild", "total", "card_order",
              "suit_order", "hand", "deal", "event", "stand", "draw", "draw_while", "outcome", "bet", "hand_type",
              "tiebreak", "remove",
-             "seats", "hand_size", "let", "settle", "policy", "room", "squeeze", "valid_bet", "valid_pushed",
+             "seats", "hand_size", "let", "settle", "policy", "turn", "room", "squeeze", "valid_bet", "valid_pushed",
              "cut_card", "burn", "last_round", "void", "shuffle"),
     "assume": assumption,
 }

@@ -21,7 +21,7 @@ from types import ModuleType
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands
+from croupier.backends.cards.examples import SUIT_SYMBOLS, card_chip, example_hands, suit_short_name
 from croupier.backends.cards.glossary import glossary
 from croupier.backends.cards.sentences import Sentences, money
 from croupier.backends.cards.situations import lookup
@@ -116,13 +116,19 @@ def describe_game(game: Game, lang: str) -> str:
     s = Sentences(game, lang)
     g = game
     if g.base is not None:
-        changed = [d for d in g.differences if d.what == "override" and d.kind == "bet"]
+        changed = [d for d in g.differences if d.what == "override" and d.kind == "bet"
+                   and _bet_terms(s, g.base, d.name) != _bet_terms(s, g, d.name)]  # rules that read differently
         added = [d for d in g.differences if d.what == "add" and d.kind == "bet"]
-        text = s.say(N_("A variant of %(base)s: other payouts for %(bets)s."), base=g.base.labels.get(lang, g.base.name),
+        removed = [d for d in g.differences if d.what == "remove" and d.kind == "bet"]
+        text = s.say(N_("A variant of %(base)s; changed bets: %(bets)s."), base=g.base.labels.get(lang, g.base.name),
                      bets=s.p.nouns([s.bet(d.name) for d in changed])) if changed else \
             s.say(N_("A variant of %(base)s."), base=g.base.labels.get(lang, g.base.name))
         if added:
             text = s.p.sentences([text, s.say(N_("Added bets: %(bets)s."), bets=s.p.nouns([s.bet(d.name) for d in added]))])
+        if removed:
+            text = s.p.sentences([text, s.say(N_("Removed bets: %(bets)s."),
+                                              bets=s.p.nouns([g.base.bets[d.name].label(lang) for d in removed
+                                                              if d.name in g.base.bets]))])
         return text
     if g.is_dealt_round and g.shoe is not None:
         return s.p.ngettext("%(hands)s, dealt from %(n)s deck; bets on %(bets)s.",
@@ -140,13 +146,19 @@ def describe_game(game: Game, lang: str) -> str:
 def round_rules(s: Sentences, g: Game) -> list[dict]:
     out = []
     if g.deal_order:
-        out.append(rule(s.deal(), g.deal_cite, "deal " + ", ".join(g.deal_order), g.span))
+        out.append(rule(s.deal(), g.deal_cite, "deal " + ", ".join(g.deal_order), g.deal_span))
     for e in g.events.values():
         out.append(rule(s.event(e), e.cite, f"event {e.name} when {expr_text(e.when)}", e.span))
     if g.stand_when is not None:
-        out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when)))
+        out.append(rule(s.stand(), g.stand_cite, "stand all when " + expr_text(g.stand_when), g.stand_span))
     for t in g.draws:
         out.append(rule(s.draw_rule(t), t.cite, t.describe(), t.span))
+    for rep in g.repeats.values():
+        out.append(rule(s.draw_while(rep), rep.cite, rep.describe(), rep.span))
+    turn = g.turn
+    for i, text in enumerate(s.turn()):  # the statement's citation and spec line once, on its first sentence
+        first = turn is not None and i == 0
+        out.append(rule(text, turn.cite if first else None, turn.describe() if first else "", turn.span if first else None))
     for o in g.outcomes.values():
         out.append(rule(s.outcome(o), o.cite, f"outcome {o.name} when {expr_text(o.when)}", o.span))
     return out
@@ -265,7 +277,7 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
     language ({"view": figures, "chart": SVG text}), or None for a card without one."""
     g = game
     s = Sentences(g, lang, engine)
-    shown = worked_examples(g, lang, [c for c in examples])
+    shown = worked_examples(g, lang, examples, engine)
     cards = {c.id: c.input["cards"] for c in examples if isinstance(c.input.get("cards"), list)}
     view: dict = {
         "lang": lang,
@@ -277,12 +289,13 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "provenance": provenance(g, lang),
         "base": None,
         "differences": [],
-        "sources": [{"ident": x.ident, "title": x.title(lang)} for x in g.sources],
+        "sources": [{"ident": x.ident, "title": x.title(lang), "lang": x.lang} for x in g.sources],
+        "source_langs": {x.ident: x.lang for x in g.sources if x.lang},
         "assumptions": [{"name": a.name, "text": a.label(lang), "cite": a.cite or "",
                          "spec": spec_ref("assume " + a.name, a.span)} for a in g.assumptions.values()],
         "shoe": s.shoe(), "shoe_cite": (g.shoe.cite or "") if g.shoe else "",
         "values": value_groups(g, s), "value_cite": g.value_cite or "", "modulus": g.modulus or 0,
-        "wild": s.wild(), "wild_cite": (g.wild.cite or "") if g.wild else "",
+        "wild": s.wild(), "wild_cite": (g.wild.cite or "") if g.wild else "", "soft": s.soft(),
         "deal": [s.hand(h) for h in g.deal_order],
         "deal_hands": [s.hand(h) for h in g.hands],
         "round": round_rules(s, g),
@@ -293,7 +306,8 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "types": [], "seats": s.seats(),
         "hand_size": list(g.hand_size) if g.hand_size else None,
         "card_order": [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in g.card_order],
-        "suit_order": [SUIT_SYMBOLS.get(x, x) for x in g.suit_order],
+        "suit_order": [suit_short_name(g, x, lang) if x in g.suit_labels else SUIT_SYMBOLS.get(x, x)
+                       for x in g.suit_order],
         "settlement": None,
         "table": table_view(s, g),
         "examples": shown,
@@ -302,9 +316,11 @@ def card_view(game: Game, lang: str, examples: list[Case], engine: ModuleType | 
         "math": math,
         "hints": script_hints(g),
     }
+    for b in view["bets"]:  # each bet's house edge beside it, from the mathematics section
+        b["edge"] = (math or {}).get("edges", {}).get(b["name"], "")
     if g.base is not None:
         view["base"] = {"name": g.base.name, "title": g.base.labels.get(lang, g.base.name)}
-        view["differences"] = [_difference(s, g, d, lang) for d in g.differences]
+        view["differences"] = [x for d in g.differences if (x := _difference(s, g, d, lang)) is not None]
     samples = example_hands(g, engine)
     for t in g.types:
         view["types"].append({
@@ -341,23 +357,75 @@ def _label(game: Game, kind: str, name: str, lang: str) -> str:
     return group[name].label(lang) if name in group else ""
 
 
-def _difference(s: Sentences, g: Game, d, lang: str) -> dict:
-    """One line of a variant's differences: what changed, its label, and the rules before and after (when
-    an override's rules read the same as the base's, `same` says so instead of listing them twice)."""
-    before, after = _terms(s, g.base, d), _terms(s, g, d) if d.what != "remove" else []
-    same = d.what == "override" and bool(before) and before == after
-    return {"what": d.what, "kind": d.kind, "name": d.name,
-            "label": _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang),
-            "before": [] if same else before, "after": [] if same else after, "same": same}
+def _difference(s: Sentences, g: Game, d, lang: str) -> dict | None:
+    """One line of a variant's differences: what changed, its label, and its content before and after;
+    None for an override whose content reads exactly as the base's (nothing a player would see changed)."""
+    before = _terms(s, g.base, d) if d.what != "add" else []
+    after = _terms(s, g, d) if d.what != "remove" else []
+    label = _label(g, d.kind, d.name, lang) or _label(g.base, d.kind, d.name, lang)
+    base_label = _label(g.base, d.kind, d.name, lang)
+    if d.what == "override" and before == after and (not base_label or base_label == label):
+        return None
+    return {"what": d.what, "kind": d.kind, "name": d.name, "label": label,
+            "before": before, "after": after, "same": False}
 
 
 def _terms(s: Sentences, game: Game, d) -> list[str]:
-    """What a changed, added or removed bet or formula says in `game` (the base or the variant), a sentence
-    per rule, for the list under the difference: none where `game` lacks it or the kind has no rules."""
+    """What a changed, added or removed item says in `game` (the base or the variant), a sentence per rule,
+    for the list under the difference: none where `game` lacks it."""
     if d.kind == "bet":
         return _bet_terms(s, game, d.name)
-    if d.kind == "shuffle" and game.procedure.shuffle_each_round:  # the shoe procedure's own sentence
-        return Sentences(game, s.lang, s.engine).procedure()[:1]
-    if d.kind == "formula" and d.name in game.formulas:
-        return [Sentences(game, s.lang, s.engine).formula(game.formulas[d.name])]
+    w = Sentences(game, s.lang, s.engine)
+    g = game
+    def values() -> str:
+        return w.say(N_("Card values: %(x)s."), x=w.p.nouns(
+            [w.say(N_("%(ranks)s = %(value)s"), ranks=" ".join(v["ranks"]), value=v["value"])
+             for v in value_groups(g, w)], "list"))
+
+    def orders() -> str:
+        said = [w.say(N_("Card order: %(x)s"), x=" > ".join(g.card_order)) if g.card_order else "",
+                w.say(N_("Suit order: %(x)s"), x=" > ".join(g.suit_order)) if g.suit_order else ""]
+        return w.p.sentences([x for x in said if x])
+
+    single = {  # statements a game has once: what the card says of each
+        "shoe": w.shoe, "wild": w.wild, "deal": w.deal, "stand": w.stand, "seats": w.seats,
+        "hand size": w.seats, "settle": w.scheme, "policy": w.policy,
+        "total": lambda: w.soft() or w.total(), "value": values, "card order": orders, "suit order": orders,
+    }
+    lists = {"turn": w.turn, "squeeze": w.squeeze, "valid bets": w.valid_bets, "valid bets pushed": w.valid_bets,
+             "cut card": w.procedure, "burn": w.procedure, "last round": w.procedure, "void": w.procedure}
+    if d.kind == "shuffle" and g.procedure.shuffle_each_round:  # the shoe procedure's own sentence
+        return list(w.procedure())[:1]
+    if d.kind in single:
+        text = single[d.kind]()
+        return [text] if text else []
+    if d.kind in lists:
+        return list(lists[d.kind]())
+    if d.kind == "formula" and d.name in g.formulas:
+        return [w.formula(g.formulas[d.name])]
+    if d.kind == "assumption" and d.name in g.assumptions:
+        return [g.assumptions[d.name].label(s.lang)]
+    if d.kind == "event" and d.name in g.events:
+        return [w.event(g.events[d.name])]
+    if d.kind == "outcome" and d.name in g.outcomes:
+        return [w.outcome(g.outcomes[d.name])]
+    if d.kind == "repeated draw" and d.name in g.repeats:
+        return [w.draw_while(g.repeats[d.name])]
+    if d.kind == "draw table":
+        return [w.draw_rule(t) + " " + " ".join(w.rows(t)) for t in g.draws
+                if f"{t.hand}{' when ' + expr_text(t.when) if t.when is not None else ''}" == d.name]
+    if d.kind == "hand type" and g.type_named(d.name) is not None:
+        return [w.hand_type(g.type_named(d.name))]
+    if d.kind == "class" and d.name in g.classes:
+        c = g.classes[d.name]
+        return [w.say(N_("%(term)s: %(text)s"), term=c.label(s.lang), text=w.ranks(list(c.ranks + c.cards)))]
+    if d.kind == "hand" and d.name in g.hands:
+        return [g.hands[d.name].label(s.lang)]
+    if d.kind == "room" and d.name in g.rooms:
+        room = g.rooms[d.name]
+        return [w.say(N_("%(term)s: %(text)s"), term=room.label(s.lang), text=w.p.nouns(
+            [w.say(N_("%(bet)s %(low)s–%(high)s"), bet=w.bet(b), low=number_text(lim[0]), high=number_text(lim[1]))
+             for b, lim in room.limits.items() if isinstance(lim, tuple)], "list"))]
+    if d.kind == "deck" and d.name in g.decks:
+        return [g.decks[d.name].label(s.lang)]
     return []

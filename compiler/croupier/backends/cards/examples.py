@@ -29,8 +29,17 @@ def card_chip(game: Game, code: str, lang: str) -> dict:
         label = game.joker_labels[code].get(lang, code) if code in game.joker_labels else code
         return {"code": code, "rank": label, "suit": "", "red": code.startswith("B"), "joker": True}
     rank, suit = code[:-1], code[-1:]
+    if suit in game.suit_labels:  # a deck of the spec's own suits: the suit by its name, never a French symbol
+        return {"code": code, "rank": rank, "suit": "\u2009" + suit_short_name(game, suit, lang), "red": False,
+                "joker": False}
     return {"code": code, "rank": rank, "suit": SUIT_SYMBOLS.get(suit, suit), "red": suit in RED_SUITS,
             "joker": False}
+
+
+def suit_short_name(game: Game, suit: str, lang: str) -> str:
+    """A suit the spec names, by its label in `lang` without the label's parenthesis: `Coins (denari)` → Coins."""
+    label = game.suit_labels[suit].get(lang, suit)
+    return label.split(" (")[0].split("（")[0]
 
 
 def _hands(game: Game):

@@ -15,6 +15,7 @@ from fractions import Fraction
 from croupier.backends.cards.sentences import Sentences, money
 from croupier.backends.cards.words import N_, STAKE_INCLUDED
 from croupier.semantics.model import Game
+from croupier.syntax.printer import number_text
 
 TERMS = {
     "shoe": (N_("Shoe"), N_("The box the shuffled decks are dealt from.")),
@@ -69,6 +70,17 @@ def glossary(game: Game, lang: str, with_math: bool = False) -> list[dict]:
         for f in g.formulas.values():
             if f.labels.texts and f.expr is not None:
                 out.append({"term": f.label(lang), "text": s.p.sentence(s.words.say(f.expr)) + s.say(N_("."))})
+    for t in g.types:  # every hand type (a bust among them), by its condition and multiplier
+        if t.when is not None:
+            out.append({"term": t.label(lang), "text": s.say(N_("%(cond)s; multiplier %(m)s."),
+                                                             cond=s.p.sentence(s.cond(t.when)),
+                                                             m=number_text(t.multiplier))})
+    if g.settlement is not None:  # the amount each player stakes, when a formula sets it (the base bet)
+        for line in g.settlement.stake_lines:
+            if line.name in g.formulas:
+                f = g.formulas[line.name]
+                if f.expr is not None:
+                    out.append({"term": f.label(lang), "text": s.p.sentence(s.words.say(f.expr)) + s.say(N_("."))})
     for c in g.classes.values():
         names = [g.joker_labels[r].get(lang, r) if r in g.joker_labels else r for r in c.ranks]
         out.append({"term": c.label(lang), "text": s.say(N_("The cards %(ranks)s."), ranks=" ".join(names))})
@@ -84,7 +96,7 @@ def odds_entry(s: Sentences, payouts) -> str:
     """What "X to 1" means, with a worked amount; and how to read odds written with the stake included."""
     p = payouts[0]
     text = s.say(N_("Odds of %(odds)s: a winning stake of 1 wins %(x)s, and the stake comes back as well; a stake of "
-                    "100 returns %(back)s."), odds=s.odds(p), x=money(p.gross_multiple() - 1),
+                    "100 returns %(back)s."), odds=s.odds(p), x=money(s.returns(p, Fraction(100)) / 100 - 1),
                  back=money(s.returns(p, Fraction(100))))
     including = next((q for q in payouts if q.style == "including"), None)
     if including is not None:

@@ -29,7 +29,9 @@ def mathematics(game: Game, analysis: dict, lang: str = "en") -> dict:
     """The section in one language: {"view": figures, "chart": SVG text} from `card_analysis`'s data."""
     view = math_view(game, analysis, lang)
     decks = [t["decks"] for t in analysis.get("by_decks", ())]
-    return {"view": view, "chart": edge_chart_svg(view, decks, lang)}
+    _ = i18n.translations(lang).gettext
+    return {"view": view, "chart": edge_chart_svg(view, decks, lang), "edges": bet_edges(game, analysis),
+            "deck_key": _(EDGE_TABLE)}
 
 
 def deck_label(n: int, lang: str = "en") -> str:
@@ -90,7 +92,21 @@ def round_view(game: Game, analysis: dict, lang: str) -> dict:
     if any(p.rounding for b in game.bets.values() for w in b.wins for p in w.payouts()):
         notes.append(_("Commission is taken unrounded (a unit stake, where rounding changes nothing)."))
     view[_("Notes")] = " ".join(notes)
+    view[_("Reading the figures")] = " ".join([
+        _("House edge: what the house keeps on average of each unit staked, over many rounds."),
+        _("Expected return: what a unit staked comes back as on average, stake included (1 minus the house edge)."),
+        _("Standard deviation: how far the result of one round typically lies from that average, per unit staked."),
+        _("Hit frequency: how often the bet wins; push: how often its stake is simply returned."),
+        _("Exact: each probability as a fraction, counted over every possible deal."),
+    ])
     return view
+
+
+def bet_edges(game: Game, analysis: dict | None) -> dict[str, str]:
+    """Each bet's house edge as the card prints it beside the bet (none for a seat game or a missing analysis)."""
+    if not analysis or "round" not in analysis:
+        return {}
+    return {name: pct(b["house_edge"]) for name, b in analysis["round"]["bets"].items()}
 
 
 def seat_view(game: Game, a: dict, lang: str = "en") -> dict:
@@ -108,25 +124,32 @@ def seat_view(game: Game, a: dict, lang: str = "en") -> dict:
         _("Hand types"): [{_("type"): labels.get(k, k), _("probability"): pct(p)}
                           for k, p in a["one"]["types"].items()],
         _("Expected multiplier"): dec(a["one"]["expected_multiplier"])[:10],
-        _("Threshold policies"): [{below: dec(r["threshold"]), multiplier: dec(r["expected_multiplier"])[:10]}
-                                  for r in a["table"]],
     }
     banker_game = game.settlement.scheme == "against-banker"
     if a["best"] is not None:
         best = (_("Best threshold (highest expected result against the banker)") if banker_game else
                 _("Best threshold (highest expected result against one opponent)"))
         view[best] = dec(a["best"])
-    if a["against"]:
-        title = (_("Expected result against the banker hitting below %(t)s, by threshold") if banker_game else
-                 _("Expected result against one opponent hitting below %(t)s, by threshold")) % {"t": t}
-        result = _("expected result per unit staked")
-        view[title] = [{below: _("%(t)s (best)") % {"t": dec(x)} if x == a["best"] else dec(x),
-                        result: pct(r), _("exact"): f"{r.numerator}/{r.denominator}"}
-                       for x, r in a["against"].items()]
+    if a["against"]:  # one table of policies, its best row the threshold named above
+        result = (_("expected result against the banker hitting below %(t)s") if banker_game else
+                  _("expected result against one opponent hitting below %(t)s")) % {"t": t}
+        view[_("Threshold policies")] = [
+            {below: dec(x), result: _("%(x)s (best)") % {"x": pct(r)} if x == a["best"] else pct(r),
+             _("exact"): f"{r.numerator}/{r.denominator}"} for x, r in a["against"].items()]
+    else:
+        view[_("Threshold policies")] = [{below: dec(r["threshold"]), multiplier: dec(r["expected_multiplier"])[:10]}
+                                         for r in a["table"]]
     if a["edge"] is not None:
         view[_("Banker against one player")] = _(
             "both hitting below %(t)s: the banker's edge is %(edge)s of the base bet (exact)"
         ) % {"t": t, "edge": pct(a["edge"]["banker_edge"])}
+    said = [_("Expected multiplier: the average multiplier of one hand's type under this policy, a bust counting "
+              "0; it is not the chance of winning."),
+            _("Threshold policies: what a player gains or loses on average per unit staked when taking cards "
+              "while below each threshold; the best row is the best threshold above.")]
+    if a["edge"] is not None:
+        said.append(_("Banker's edge: what the banker wins on average from one player, per unit of the base bet."))
+    view[_("Reading the figures")] = " ".join(said)
     return view
 
 

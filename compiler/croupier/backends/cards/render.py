@@ -98,7 +98,20 @@ def mark_scripts(ctx, text) -> Markup:
 @jinja2.pass_context
 def html_cite(ctx, c) -> Markup:
     """` [source]` after a rule (nothing when it has none)."""
-    return Markup(' <span class="cite">[%s]</span>') % mark_scripts(ctx, c) if c else Markup("")
+    return Markup(' <span class="cite"%s>[%s]</span>') % (cite_lang(ctx, c), cite_text(ctx, c)) if c else Markup("")
+
+
+def cite_lang(ctx, c) -> Markup:
+    """The attributes of a citation: `translate="no"` (it quotes its source), and its source's language (the
+    first word of a citation is its source's id) when the spec says what the source is written in."""
+    lang = (ctx.get("source_langs") or {}).get(str(c).split(" ")[0]) if c else None
+    return Markup(' translate="no"') + (Markup(' lang="%s"') % lang if lang else Markup(""))
+
+
+def cite_text(ctx, c) -> Markup:
+    """A citation's text: as it is under its source's language, else marked by script like any text."""
+    lang = (ctx.get("source_langs") or {}).get(str(c).split(" ")[0])
+    return escape(c) if lang else mark_scripts(ctx, c)
 
 
 @jinja2.pass_context
@@ -106,7 +119,7 @@ def html_chips(ctx, cards) -> Markup:
     """A hand of cards: one chip a card, red, joker and unused (left over by the round) marked."""
     chips = [Markup('<span class="pc%s%s%s" data-card="%s">%s%s</span>') % (
         " red" if c["red"] else "", " joker" if c["joker"] else "", " unused" if c.get("unused") else "",
-        c["code"], mark_scripts(ctx, c["rank"]), c["suit"]) for c in cards]
+        c["code"], mark_scripts(ctx, c["rank"]), mark_scripts(ctx, c["suit"])) for c in cards]
     return Markup('<span class="hand">%s</span>') % Markup("").join(chips)
 
 
@@ -177,6 +190,8 @@ def environment(autoescape: bool, lang: str) -> jinja2.Environment:
     env.filters["mdcode"] = md_code
     env.filters["t"] = mark_scripts
     env.globals["lang_names"] = LANG_NAMES
+    env.globals.update({"cite_lang": jinja2.pass_context(cite_lang), "cite_text": jinja2.pass_context(cite_text)}
+                       if autoescape else {})
     env.globals.update({"cite": html_cite, "chips": html_chips, "line": html_line} if autoescape else
                        {"cite": md_cite, "chips": md_chips, "line": md_line})
     return env

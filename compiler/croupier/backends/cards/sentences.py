@@ -14,8 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 from types import ModuleType
 
+from croupier.backends.cards.examples import SUIT_SYMBOLS, suit_short_name
 from croupier.backends.cards.words import N_, ODDS, Phrases, Words, let_name
-from croupier.semantics.expr import EventRef
+from croupier.semantics.expr import BoolOp, EventRef, TypeIs
 from croupier.semantics.model import DrawTable, Game, Payout
 from croupier.syntax.printer import number_text
 
@@ -101,10 +102,101 @@ class Sentences:
         if w is None:
             return ""
         names = [self.game.joker_labels[j].get(self.lang, j) if j in self.game.joker_labels else j for j in w.ranks]
+        names += [self.card_name(c) for c in w.cards]
         keys = {"type": N_("the best hand type"), "total": N_("the highest total")}
         best = self.p.clauses([self.say(keys[k]) for k in w.best_by], N_("%(first)s, then %(last)s"))
+        if len(names) == 1:
+            return self.say(N_("The wild card (%(w)s) stands for any one of %(s)s, whichever gives %(b)s."),
+                            w=names[0], s=" ".join(w.stands_for), b=best)
         return self.say(N_("Wild cards (%(w)s) stand for any one of %(s)s, whichever gives %(b)s."),
                         w=self.p.nouns(names), s=" ".join(w.stands_for), b=best)
+
+    def card_name(self, code: str) -> str:
+        """One card by its rank and its suit's name where the spec names its suits (`K of Coins (denari)`),
+        else by its rank and the French suit symbol (`K♦`)."""
+        g = self.game
+        rank, suit = code[:-1], code[-1:]
+        if suit in g.suit_labels:
+            return self.say(N_("%(rank)s of %(suit)s"), rank=rank, suit=suit_short_name(g, suit, self.lang))
+        return rank + SUIT_SYMBOLS.get(suit, suit)
+
+    def turn(self) -> list[str]:
+        """How a seat game's round is played, one sentence a step; what the spec leaves out is said to be
+        unstated (a seat game's card never hides that the house has not said how cards are dealt)."""
+        g, say = self.game, self.say
+        t = g.turn
+        if not g.is_seat_game:
+            return []
+        if t is None:
+            return [say(N_("The house has not stated how the cards are dealt, how a player takes a card, or the "
+                           "order of play."))]
+        out = []
+        if t.deal is not None and t.up is not None:
+            out.append(self.p.ngettext("Each hand is dealt %(n)s card; %(up)s of them face up.",
+                          "Each hand is dealt %(n)s cards: %(up)s face up, the others face down.", t.deal, up=t.up)
+                       if t.up else self.p.ngettext("Each hand is dealt %(n)s card, face down.",
+                                       "Each hand is dealt %(n)s cards, face down.", t.deal))
+        elif t.deal is not None:
+            out.append(self.p.ngettext("Each hand is dealt %(n)s card.", "Each hand is dealt %(n)s cards.", t.deal))
+        else:
+            out.append(say(N_("The house has not stated how many cards each hand is dealt.")))
+        orders = {"seat-order": N_("Players play in seat order."),
+                  "banker-first": N_("The banker plays first, then each player in seat order."),
+                  "banker-last": N_("Each player plays in seat order; the banker plays last.")}
+        out.append(say(orders[t.order]) if t.order else say(N_("The house has not stated the order of play.")))
+        if not t.hit:
+            out.append(say(N_("The house has not stated how a player takes a card.")))
+        if t.hit == "reveals":
+            out.append(say(N_("A player who asks for a card (a hit) turns one of their face-down cards face up.")))
+        elif t.hit == "draws":
+            out.append(say(N_("A player who asks for a card (a hit) is dealt the next card of the deck.")))
+        if t.hit:
+            out.append(say(N_("A player takes cards one at a time and may stand at any time; a bust hand takes "
+                              "no more cards.")))
+        if t.limit is not None:
+            out.append(self.p.ngettext("A player takes at most %(n)s card this way.", "A player takes at most %(n)s cards this way.",
+                          t.limit))
+        if t.timer:
+            out.append(self.p.ngettext("A player has %(n)s second to ask for cards; when it runs out, the hand stands.",
+                          "A player has %(n)s seconds to ask for cards; when they run out, the hand stands.", t.timer))
+        elif t.timer == 0:
+            out.append(say(N_("When the table's timer runs out, every hand still taking cards stands (the house "
+                              "has not stated the timer's length).")))
+        out.append(say(N_("When every hand stands, the hands are compared and settled.")))
+        return out
+
+    def total(self) -> str:
+        """How a hand's points add up (the sum, or its last digit)."""
+        if self.game.modulus:
+            return self.say(N_("A hand's total is the sum of its card values, keeping only the last digit "
+                               "(sum mod %(m)s)."), m=self.game.modulus)
+        return self.say(N_("A hand's total is the sum of its card values."))
+
+    def policy(self) -> str:
+        """The policy the mathematics section assumes for a seat game's hands."""
+        t = self.game.policy_threshold
+        return self.say(N_("The figures assume a hand takes cards while its total is below %(t)s."),
+                        t=number_text(t)) if t is not None else ""
+
+    def hand_type(self, t) -> str:
+        """A hand type: its label, its condition and its multiplier."""
+        return self.say(N_("%(label)s: %(cond)s; multiplier %(m)s."), label=t.label(self.lang),
+                        cond=self.cond(t.when) if t.when is not None else "—", m=number_text(t.multiplier))
+
+    def soft(self) -> str:
+        """A card that counts one of two values: `A counts 1 or 11`, the best total not over the limit."""
+        soft = self.game.soft
+        if soft is None:
+            return ""
+        return self.say(N_("%(ranks)s counts %(low)s or %(high)s: a hand takes the highest total not over "
+                           "%(limit)s, and the lowest when every choice is over it."),
+                        ranks=self.p.nouns(list(soft.ranks)), low=number_text(soft.low), high=number_text(soft.high),
+                        limit=number_text(soft.limit))
+
+    def draw_while(self, rep) -> str:
+        """`draw HAND while …`: the hand draws one card after another while the condition holds."""
+        return self.say(N_("The %(hand)s draws one card after another while %(cond)s, then stands."),
+                        hand=self.hand(rep.hand), cond=self.cond(rep.when))
 
     def ranks(self, ranks: list[str]) -> str:
         """Ranks as the card shows them: a run of three or more in the shoe's order as a range ("2–10")."""
@@ -316,7 +408,21 @@ class Sentences:
             return self.say(N_("The loser pays the winner %(value)s."), value=self.cond(c.expr))
         if c.kind not in CLAUSES:
             raise NotImplementedError(f"no words for a settlement clause `{c.kind}`")
+        both = self.both_hands(c.expr)
+        if c.kind == "draw" and both is not None:  # `winner is bust and loser is bust`: as a player says it
+            return self.say(N_("Nobody pays when both hands are “%(type)s”."), type=both)
         return self.say(CLAUSES[c.kind], cond=self.cond(c.expr))
+
+    def both_hands(self, e) -> str | None:
+        """The hand type's label when `e` says both hands of a pair are of that type, else None."""
+        if not (isinstance(e, BoolOp) and e.op == "and" and len(e.operands) == 2
+                and all(isinstance(x, TypeIs) for x in e.operands)):
+            return None
+        a, b = e.operands
+        t = self.game.type_named(a.what)
+        if a.what != b.what or a.subject == b.subject or t is None:
+            return None
+        return t.label(self.lang)
 
     def formula(self, f) -> str:
         return self.say(N_("%(label)s: %(value)s."), label=f.label(self.lang), value=self.cond(f.expr))

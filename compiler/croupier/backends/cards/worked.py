@@ -1,30 +1,34 @@
 """Worked examples on a card: the reference cases marked `example = true`, told in the card's language.
 
-A case is hand-written (tests/cases/*.toml): its input and the expected answer are shown as
-they are, never recomputed. What this module adds is words: each line is a catalog message
+A case is hand-written (tests/cases/*.toml): its input is shown as it is, and every result the
+card prints is the engine's answer to that input (never the case's hand-written expectation:
+`croupier check` fails where the two disagree). What this module adds is words: each line is a catalog message
 with the case's cards as card chips, names shown by their labels, seats as "Seat 1", "Seat 2"
 in the order the case lists them, transfers as "Seat 2 pays Seat 1 200". The case's own
-title is English prose written with the case: it is shown on the English card only, and the
-citation is shortened to its source id and section elsewhere.
+title is prose written with the case, in English and, by language tag, in the other card
+languages (`titles`); the citation is shortened to its source id and sections on those cards.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
+from types import ModuleType
 
 from croupier.backends.cards import i18n
 from croupier.backends.cards.examples import card_chip
 from croupier.backends.cards.words import N_, Phrases
-from croupier.semantics.cases import Case
+from croupier.semantics.cases import Case, engine_check
 from croupier.semantics.model import Game
 
-_CITE_ID = re.compile(r"^\d{3}(?: (?:§[\d§\-–, ]+\d|[A-Z]{1,4}-?\d+[a-z]?))?")
+_CITE_ID = re.compile(r"^[^\s:;,]+(?: (?:§[\d§\-–, ]*\d|[A-Z]{1,4}-?\d+[a-z]?))*")  # any source id, its sections
 SEAT = N_("Seat %(n)s")
 
 
 def short_source(source: str) -> str:
-    """The source id (and section) at the head of a case's `source` text: `003 BCR-002`, `000 §16`, `004`."""
+    """The source id (and sections) at the head of a case's `source` text: `003 BCR-002`, `000 §16`, `H1 §2 §4`,
+    `WOO-DT` (of `WOO-DT rules: …`)."""
     m = _CITE_ID.match(source.strip())
     return m.group(0) if m else source.split(" ")[0]
 
@@ -148,8 +152,6 @@ class Teller:
             parts.append(say(N_("%(n)s points"), n=info["points"]))
         if info.get("wild") is True:
             parts.append(say(N_("holds a wild card")))
-        elif info.get("wild") is False and "wild" in info:
-            parts.append(say(N_("no wild card")))
         return self.p.nouns(parts, "list")
 
     def seats(self, c: Case) -> list[list[dict]]:
@@ -160,7 +162,8 @@ class Teller:
             lines.append([text(say(N_("Result: %(x)s."), x=self.hand_result(x)))])
             subs = x.get("substitution") or {}
             if subs:
-                said = [say(N_("%(card)s stands for %(rank)s"), card=card_chip(self.game, k, self.lang)["rank"], rank=v)
+                said = [say(N_("%(card)s stands for %(rank)s"), card=chip_text(card_chip(self.game, k, self.lang)),
+                            rank=v)
                         for k, v in subs.items()]
                 lines.append([text(say(N_("Wild cards: %(x)s."), x=self.p.nouns(said)))])
             return lines
@@ -199,6 +202,11 @@ class Teller:
         return lines
 
 
+def chip_text(chip: dict) -> str:
+    """A card chip as plain text: its rank and suit (`K♦`, `K Coins`), or a joker's label."""
+    return chip["rank"] + chip["suit"]
+
+
 def signed(value) -> str:
     """A net amount with its sign: +200, −200, 0."""
     v = str(value)
@@ -223,14 +231,17 @@ def _wide_punct(ch: str) -> bool:
     return bool(ch) and unicodedata.category(ch).startswith("P") and unicodedata.east_asian_width(ch) in "WF"
 
 
-def worked_examples(game: Game, lang: str, cases: list[Case]) -> list[dict]:
-    """The reference cases marked as examples, told in the card's language."""
+def worked_examples(game: Game, lang: str, cases: list[Case], engine: ModuleType | None = None) -> list[dict]:
+    """The reference cases marked as examples, told in the card's language with the engine's answers
+    (without an engine, as a Markdown card for a test is built, the case's own expectation)."""
     teller = Teller(game, lang)
     english = lang == i18n.SOURCE_LANG
     out = []
     for c in cases:
+        if engine is not None:
+            c = replace(c, expect=engine_check(c, engine.answer)[0])
         lines = teller.dealt(c) if game.is_dealt_round else teller.seats(c)
         out.append({"id": c.id, "source": c.source if english else short_source(c.source),
-                    "title": c.title if english else "", "lines": [spaced(line) for line in lines],
+                    "title": c.title if english else c.titles.get(lang, ""), "lines": [spaced(line) for line in lines],
                     "row": teller.dealt_row(c) if game.is_dealt_round else None, "situations": []})
     return out

@@ -88,7 +88,7 @@ def money_lines(m: dict) -> list[str]:
             return out + [f"  unchanged: every bet's house edge is the same at every deck count ({counts})"]
         for d, rows in m["table"].items():
             mark = "  (the spec's shoe)" if d == decks else ""
-            out.append(f"  {d} deck(s){mark}")
+            out.append(f"  {d} {'deck' if d == 1 else 'decks'}{mark}")
             for name, row in rows.items():
                 a = pct(row["old"]) if row["old"] is not None else "—"
                 b = pct(row["new"]) if row["new"] is not None else "—"
@@ -162,12 +162,14 @@ def change_view(c: dict) -> dict:
             "details": c["details"]}
 
 
-def money_view(m: dict) -> list[dict]:
+def money_view(m: dict, lang: str = "en") -> list[dict]:
+    """The money tables of a report; each bet by its label in `lang` (its id where it has none)."""
     if "table" in m:
         out = []
+        labels = m.get("labels") or {}
         for d, rows in m["table"].items():
             out.append({"decks": d, "spec": d == m["decks"]["new"], "rows": [
-                {"name": n, "old": pct(r["old"]) if r["old"] is not None else "—",
+                {"name": labels.get(n, {}).get(lang) or labels.get(n, {}).get("en") or n, "id": n, "old": pct(r["old"]) if r["old"] is not None else "—",
                  "new": pct(r["new"]) if r["new"] is not None else "—",
                  "change": signed_pp(r["change"]) if r["change"] is not None else "—"} for n, r in rows.items()]})
         return out
@@ -177,13 +179,13 @@ def money_view(m: dict) -> list[dict]:
     return [{"decks": None, "spec": True, "rows": rows}]
 
 
-def report_view(r: dict) -> dict:
+def report_view(r: dict, lang: str = "en") -> dict:
     if "only" in r:
         return {"old": r["old"], "new": r["new"], "equivalent": False, "only": r["only"]}
     view = {"old": r["old"], "new": r["new"], "equivalent": r["equivalent"], "only": None,
             "play": [change_view(c) for c in r["changes"] if c["play"]],
             "doc": [change_view(c) for c in r["changes"] if not c["play"]],
-            "rounds": None, "hands": None, "money": money_view(r["money"]) if "money" in r else None,
+            "rounds": None, "hands": None, "money": money_view(r["money"], lang) if "money" in r else None,
             "retest": r["retest"]["retest"]}
     rounds = r.get("rounds")
     if rounds is not None:
@@ -213,7 +215,7 @@ def render_html(reports: list[dict], project: Project | None) -> str:
     bodies = []
     for lang in langs:
         env = environment(True, lang)
-        views = [report_view(r) for r in reports]
+        views = [report_view(r, lang) for r in reports]
         bodies.append(Markup(env.get_template("diff_body.html.j2").render(reports=views, lang=lang)))
     title = " · ".join(f"{r['old']} → {r['new']}" for r in reports[:3]) + (" …" if len(reports) > 3 else "")
     page = environment(True, langs[0]).get_template("diff.html.j2").render(title=title, langs=langs, bodies=bodies)

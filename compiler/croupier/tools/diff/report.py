@@ -146,7 +146,8 @@ def bet_money(old: tuple, new: tuple) -> dict:
             a, b = before[d].get(name), after[d].get(name)
             rows[name] = {"old": a, "new": b, "change": (b - a) if a is not None and b is not None else None}
         table[d] = rows
-    return {"decks": {"old": old[0].shoe.decks, "new": new[0].shoe.decks}, "table": table}
+    labels = {name: dict((new[0].bets.get(name) or old[0].bets[name]).labels.texts) for name in names}
+    return {"decks": {"old": old[0].shoe.decks, "new": new[0].shoe.decks}, "table": table, "labels": labels}
 
 
 def seat_money(old: tuple, new: tuple) -> dict:

@@ -215,7 +215,7 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "labels": single("documentation", "game labels", in_play=False),
     "path": ignored, "span": ignored, "base": ignored, "source_text": ignored, "rules_text": ignored,
     "differences": removals,  # overrides and additions show in the sections of what they override or add
-    "hand_size_span": ignored,
+    "hand_size_span": ignored, "deal_span": ignored, "stand_span": ignored,
     "sources": sources,
     "version": single("documentation", "version", in_play=False),
     "effective": single("documentation", "effective date", in_play=False),
@@ -252,6 +252,7 @@ FIELDS: dict[str, Callable[[object, object], list[dict]]] = {
     "formulas": items("settlement", "formula"),
     "settlement": single("settlement", "settlement"),
     "policy_threshold": single("seats", "policy: hit while total <"),
+    "turn": single("seats", "turn"),
     "rooms": items("table", "room"),
     "squeeze": single("table", "squeeze"),
     "valid_bets_none_when": single("table", "valid bets none when"),
