@@ -12,8 +12,6 @@ export declare const game: DealtRound;
 export default game;
 
 export declare function event_natural(r: Round): boolean;
-export declare function event_player_pair(r: Round): boolean;
-export declare function event_banker_pair(r: Round): boolean;
 export declare function event_dragon7(r: Round): boolean;
 export declare function event_panda8(r: Round): boolean;
 export declare function stand_all(r: Round): boolean;

@@ -81,16 +81,6 @@ export function event_natural(r) {
   return (ge(total(r.player.slice(0, 2)), 8n) || ge(total(r.banker.slice(0, 2)), 8n));
 }
 
-// player_pair: same_rank(first2(player)) [000 §19]
-export function event_player_pair(r) {
-  return sameRank(r.player.slice(0, 2));
-}
-
-// banker_pair: same_rank(first2(banker)) [000 §19]
-export function event_banker_pair(r) {
-  return sameRank(r.banker.slice(0, 2));
-}
-
 // dragon7: outcome is banker and count(banker) = 3 and total(banker) = 7 [WOO-EZ]
 export function event_dragon7(r) {
   return ((r.outcome === "banker") && eq(count(r.banker), 3n) && eq(total(r.banker), 7n));
@@ -101,7 +91,7 @@ export function event_panda8(r) {
   return ((r.outcome === "player") && eq(count(r.player), 3n) && eq(total(r.player), 8n));
 }
 
-const EVENTS = [["natural", event_natural], ["player_pair", event_player_pair], ["banker_pair", event_banker_pair], ["dragon7", event_dragon7], ["panda8", event_panda8]];
+const EVENTS = [["natural", event_natural], ["dragon7", event_dragon7], ["panda8", event_panda8]];
 
 // Whether nobody draws after the deal
 export function stand_all(r) {

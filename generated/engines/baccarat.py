@@ -56,7 +56,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'baccarat'
 TITLE = 'Baccarat'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '45702024e5330b09'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '0bf2c8ddfa67648d'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

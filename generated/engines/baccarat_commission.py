@@ -56,7 +56,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'baccarat_commission'
 TITLE = 'Baccarat (5% commission)'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'cd624cdce8684b24'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '06558ce18c013906'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

@@ -57,7 +57,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'baccarat_no_commission'
 TITLE = 'No-commission baccarat'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'bde0c94c91cc0a6e'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'ca2ab54d269c0754'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

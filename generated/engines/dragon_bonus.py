@@ -59,7 +59,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'dragon_bonus'
 TITLE = 'Baccarat with Dragon Bonus'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '7311c806fb5e0975'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '889b6416b652debf'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

@@ -54,7 +54,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'dragon_tiger'
 TITLE = 'Dragon Tiger'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '55c7d890e833f27b'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '273d7754adaa1e39'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [WOO-DT rules]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

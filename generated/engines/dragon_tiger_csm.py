@@ -54,7 +54,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'dragon_tiger_csm'
 TITLE = 'Dragon Tiger (continuous shuffler)'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'c4504b0f6421d9c6'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'fde66533218d6294'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [WOO-DT rules]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

@@ -11,10 +11,9 @@ answer `play --jsonl` requests. Its API (`__all__`) is croupier_runtime.DealtRou
 own functions. Exact analysis: not in this module but in its companion ez_baccarat_analysis.py beside it (standard
 library only): ez_baccarat_analysis.analyse(engine, decks), with this module as `engine`.
 
-Its own functions: event_natural(r), event_player_pair(r), event_banker_pair(r), event_dragon7(r), event_panda8(r),
-stand_all(r), decide_player(r), decide_banker(r), outcome_of(r), bet_banker(r, stake), bet_player(r, stake),
-bet_tie(r, stake), bet_dragon7(r, stake), bet_panda8(r, stake), no_valid_bets(r, bets), deal_at(cards, start,
-settle_key=False).
+Its own functions: event_natural(r), event_dragon7(r), event_panda8(r), stand_all(r), decide_player(r),
+decide_banker(r), outcome_of(r), bet_banker(r, stake), bet_player(r, stake), bet_tie(r, stake), bet_dragon7(r, stake),
+bet_panda8(r, stake), no_valid_bets(r, bets), deal_at(cards, start, settle_key=False).
 """
 
 import importlib.util
@@ -47,9 +46,8 @@ from croupier_runtime import (  # noqa: E402 - the runtime beside this file, imp
 )
 
 __all__ = [*DealtRound.API, 
-    'event_natural', 'event_player_pair', 'event_banker_pair', 'event_dragon7', 'event_panda8', 'stand_all',
-    'decide_player', 'decide_banker', 'outcome_of', 'bet_banker', 'bet_player', 'bet_tie', 'bet_dragon7',
-    'bet_panda8', 'no_valid_bets', 'deal_at'
+    'event_natural', 'event_dragon7', 'event_panda8', 'stand_all', 'decide_player', 'decide_banker', 'outcome_of',
+    'bet_banker', 'bet_player', 'bet_tie', 'bet_dragon7', 'bet_panda8', 'no_valid_bets', 'deal_at'
 ]
 
 
@@ -57,7 +55,7 @@ __all__ = [*DealtRound.API,
 
 GAME = 'ez_baccarat'
 TITLE = 'EZ Baccarat'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '2d236a080bb4ec55'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '578c71a0564e6a4a'  # the spec's version and date, a digest of its texts
 # shoe 8 decks of standard52 [000 §1]
 DECKS = 8
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
@@ -117,16 +115,6 @@ def event_natural(r):
     return ((total(r.player[:2]) >= 8) or (total(r.banker[:2]) >= 8))
 
 
-def event_player_pair(r):
-    """player_pair: same_rank(first2(player)) [000 §19]"""
-    return same_rank(r.player[:2])
-
-
-def event_banker_pair(r):
-    """banker_pair: same_rank(first2(banker)) [000 §19]"""
-    return same_rank(r.banker[:2])
-
-
 def event_dragon7(r):
     """dragon7: outcome is banker and count(banker) = 3 and total(banker) = 7 [WOO-EZ]"""
     return ((r.outcome == 'banker') and (len(r.banker) == 3) and (total(r.banker) == 7))
@@ -137,7 +125,7 @@ def event_panda8(r):
     return ((r.outcome == 'player') and (len(r.player) == 3) and (total(r.player) == 8))
 
 
-EVENTS = (('natural', event_natural), ('player_pair', event_player_pair), ('banker_pair', event_banker_pair), ('dragon7', event_dragon7), ('panda8', event_panda8), )
+EVENTS = (('natural', event_natural), ('dragon7', event_dragon7), ('panda8', event_panda8), )
 
 
 def stand_all(r):

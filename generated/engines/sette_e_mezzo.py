@@ -49,7 +49,7 @@ __all__ = [*SeatGame.API,
 
 GAME = 'sette_e_mezzo'
 TITLE = 'Seven and a half (sette e mezzo)'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '631feafad727ecc9'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '5fad638403a2fd69'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of italian40 [W Mazzo]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', 'J', 'Q', 'K')

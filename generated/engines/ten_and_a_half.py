@@ -50,7 +50,7 @@ __all__ = [*SeatGame.API,
 
 GAME = 'ten_and_a_half'
 TITLE = 'Ten and a half'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '05c3242ba9e545bb'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', 'a9e7f1dcce513de2'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of standard52 [004]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')

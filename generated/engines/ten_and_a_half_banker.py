@@ -50,7 +50,7 @@ __all__ = [*SeatGame.API,
 
 GAME = 'ten_and_a_half_banker'
 TITLE = 'Ten and a half (banker game)'
-RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '2970b9447b1457e0'  # the spec's version and date, a digest of its texts
+RULES_VERSION, RULES_EFFECTIVE, RULES_FINGERPRINT = '1.0', '2026-12-01', '441992afde8ce7d9'  # the spec's version and date, a digest of its texts
 # shoe 1 decks of standard52 [004]
 DECKS = 1
 RANKS = ('A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K')
