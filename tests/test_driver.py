@@ -211,7 +211,12 @@ def test_play_loads_neither_checks_nor_cards(tmp_path):
     loaded = json.loads(run.stderr.strip().splitlines()[-1])
     assert "croupier.driver.compile" in loaded and "croupier.backends.engine.emitter" in loaded
     assert not [m for m in loaded if m.startswith(("croupier.checks", "croupier.backends.cards"))]
-    assert not (tmp_path / "cache").exists()  # play must parse anyway: it neither reads nor writes the disk cache
+    assert (tmp_path / "cache").exists()  # its engine is kept in the disk cache, as analyze keeps it
+    again = subprocess.run([sys.executable, "-c", code, "play", str(BACCARAT), "--cards", "3S 2H 4D 2C 6H AS"],
+                           env=env, capture_output=True, text=True, check=True)
+    warm = json.loads(again.stderr.strip().splitlines()[-1])
+    assert not [m for m in warm if m.startswith(("croupier.syntax", "croupier.semantics.resolve"))], "no parse"
+    assert again.stdout == run.stdout
 
 
 def test_the_version_is_the_package_version():

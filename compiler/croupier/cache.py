@@ -39,7 +39,6 @@ from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from functools import lru_cache
 from hashlib import sha256  # (`cache.sha256`: the other modules hash through it too)
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -88,21 +87,14 @@ def _whole_file(path: str) -> bytes:
     return b"".join(chunks)
 
 
-def lark_version() -> str:
-    """The installed Lark's version (its package metadata)."""
-    try:
-        return metadata.version("lark")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 @lru_cache(maxsize=1)
 def versions() -> str:
     """What every cached result depends on besides its own key: Croupier's version and the digest of its
-    source files, and Lark's version (the parser). Computed once per process (about 3 ms)."""
+    source files (the parser among them: Lark's standalone parser is a file of the package, so the installed
+    Lark reaches no cached result). Computed once per process (about 3 ms)."""
     from croupier import __version__
 
-    return f"croupier {__version__} {compiler_digest()}; lark {lark_version()}"
+    return f"croupier {__version__} {compiler_digest()}"
 
 
 def text_digest(text: str) -> str:

@@ -208,7 +208,13 @@ def cmd_play(args) -> int:
         engine = compiled_or_exit(args.spec, model=False).engine
         engine.run_jsonl(sys.stdin, sys.stdout.write, args.max_line_bytes)
         return 0
-    from croupier.tools.explain import explain_hand, explain_round, explain_table
+    if args.cards is not None and not (args.jsonl or args.replay or args.log):
+        c = compiled_or_exit(args.spec, model=False)  # the engine alone: it may come from the disk cache
+        if c.facts["seat_game"]:
+            print("croupier: --cards is for dealt-round games; use --hand or --table", file=sys.stderr)
+            return 2
+        return play_round(args, c.engine)
+    from croupier.tools.explain import explain_hand, explain_table
     from croupier.tools.replay import RoundLog, answer_and_log
 
     game, engine = load_game_engine(args.spec)
@@ -252,22 +258,31 @@ def cmd_play(args) -> int:
                 print("croupier: --table is for seat games; use --cards or --jsonl", file=sys.stderr)
                 return 2
             data, text = explain_table(game, engine, engine.read_json(args.table))
-        elif args.cards is not None:
-            if not game.is_dealt_round:
-                print("croupier: --cards is for dealt-round games; use --hand or --table", file=sys.stderr)
-                return 2
-            bets = {}
-            for b in args.bet or []:
-                name, equals, stake = b.partition("=")
-                if not equals:
-                    return _play_error(args, f"--bet {b!r} is not BET=STAKE (for example banker=100)")
-                if name.strip() in bets:
-                    return _play_error(args, f"--bet {name.strip()} is given twice: one stake per bet")
-                bets[name.strip()] = stake.strip()
-            data, text = explain_round(game, engine, args.cards, bets, args.room)
         else:
             print("croupier: play needs --cards, --hand, --table or --jsonl", file=sys.stderr)
             return 2
+    except engine.EngineError as exc:
+        return _play_error(args, str(exc))
+    except Exception as exc:  # last resort: an unforeseen exception is reported, never a traceback
+        return _play_error(args, engine.internal_error(exc)["error"])
+    print(json.dumps(data, ensure_ascii=False, indent=2) if args.json else text)
+    return 0
+
+
+def play_round(args, engine) -> int:
+    """`play --cards … [--bet B=S …] [--room R]`: one round explained step by step, or its JSON."""
+    from croupier.tools.explain import explain_round
+
+    bets = {}
+    for b in args.bet or []:
+        name, equals, stake = b.partition("=")
+        if not equals:
+            return _play_error(args, f"--bet {b!r} is not BET=STAKE (for example banker=100)")
+        if name.strip() in bets:
+            return _play_error(args, f"--bet {name.strip()} is given twice: one stake per bet")
+        bets[name.strip()] = stake.strip()
+    try:
+        data, text = explain_round(engine, args.cards, bets, args.room)
     except engine.EngineError as exc:
         return _play_error(args, str(exc))
     except Exception as exc:  # last resort: an unforeseen exception is reported, never a traceback

@@ -7,7 +7,10 @@ rule card does, so that a disputed round points at one card.
 
 from __future__ import annotations
 
-from croupier.semantics.model import Game
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # a round is explained from its engine alone: `play --cards` needs no model
+    from croupier.semantics.model import Game
 
 
 def with_rules(out: dict, engine) -> dict:
@@ -25,8 +28,9 @@ def rules_line(engine) -> str:
             f"{rules['effective'] or '(no date stated)'}, fingerprint {rules['fingerprint']}")
 
 
-def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) -> tuple[dict, str]:
-    """Adjudicate one round with every step and the rule that decided it."""
+def explain_round(engine, cards: str, bets: dict, room: str | None) -> tuple[dict, str]:
+    """Adjudicate one round with every step and the rule that decided it: from the engine alone (its title,
+    hands and events), so that `play --cards` may take it from the disk cache without the model."""
     if room is not None:
         engine.check_limits(room, bets)
     r = engine.play(cards, explain=True)
@@ -34,7 +38,7 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
     returns = {k: engine.amount_json(v) for k, v in engine.settle(r, bets).items()}
     record["returns"] = returns
     record["steps"] = [{k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()} for s in r.steps]
-    lines = [game.labels.get("en", game.name)]
+    lines = [engine.TITLE]
     n = 0
     for s in r.steps:
         n += 1
@@ -52,9 +56,9 @@ def explain_round(game: Game, engine, cards: str, bets: dict, room: str | None) 
             lines.append(f"{n:>2}. {s['hand']} {act}: {why}   ({s['rule']})")
         elif s["step"] == "outcome":
             lines.append(f"{n:>2}. outcome: {s['outcome']}   ({s['rule']})")
-    totals = ", ".join(f"{h} {' '.join(record[h])} = {record[h + '_total']}" for h in game.hands)
+    totals = ", ".join(f"{h} {' '.join(record[h])} = {record[h + '_total']}" for h in engine.HANDS)
     lines.append(f"    totals: {totals}")
-    flags = [name for name in game.events if record.get(name)]
+    flags = [name for name, _test in engine.EVENTS if record.get(name)]
     if flags:
         lines.append(f"    events: {', '.join(flags)}")
     lines.append(f"    cards used: {record['cards_used']}")
