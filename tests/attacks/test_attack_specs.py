@@ -126,6 +126,7 @@ def test_an_engine_that_does_not_compile_is_an_internal_diagnostic(monkeypatch, 
 
     monkeypatch.setattr(engine_api, "compile_engine", broken)
     emit_engine._EMITTED.clear()
+    monkeypatch.setenv("CROUPIER_CACHE", "off")  # `play --cards` would take a kept engine from the disk cache
     cache.forget()  # the spec compiled afresh, not taken from earlier tests' results
     status = cli.main(["play", str(SPEC / "baccarat.rules"), *PLAY_CARDS])
     err = capsys.readouterr().err
