@@ -2,7 +2,7 @@
 
 Each `analyze` below starts with an empty in-process cache (`cache.forget()`), as a new
 process would: what it reuses comes from the disk cache. The driver's key is the spec's
-text with the texts of its bases, the compiler's version and digest, and Lark's version.
+text with the texts of its bases, and the compiler's version and digest.
 """
 
 from __future__ import annotations

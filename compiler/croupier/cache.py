@@ -55,7 +55,7 @@ _MEMORY: dict[str, OrderedDict[str, object]] = {}  # kind -> memo key -> value
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-# --- what every key starts with: the compiler's and Lark's versions --------------------------------
+# --- what every key starts with: the compiler's version and digest -----------------------------------
 
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:

@@ -7,7 +7,7 @@
 `compile_spec(path, level)` is how every command compiles a spec (`pipeline` runs it over
 a tree). What it computes is kept under a content key: the display path, and the text of
 the spec and of every base it extends in order, behind `cache.versions()` (the compiler's
-version and digest, Lark's version). Never a game name, never a file's age, never the
+version and the digest of its files, the parser among them). Never a game name, never a file's age, never the
 folder the project lies in: a base is shown beside its spec, so the display path and the
 texts decide the game, and a copy of a project (another clone, a worktree) finds what was
 kept for the same texts.
